@@ -1,0 +1,250 @@
+"""Robo Factory game records: read (validating every field), replay and write.
+
+The format is DESIGN.md's. Every problem raises :class:`~companion.errors.RecordError` whose
+``where`` names the turn (and attempt) and whose ``field`` names the field, e.g.
+``turn 2, attempt 1, robots.Bob: 'red-green-purple' is not a robot ...``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.errors import RecordError, RuleError
+from companion.robots import Palette, Robot
+from companion.rules.robo_factory import Options, Penalty, RoboFactoryGame, Tie
+
+GAME = "robo-factory"
+TOP_KEYS = {"game", "players", "first_customer", "options", "turns"}
+TURN_KEYS = {"customer", "order", "board", "purchases", "attempts"}
+ATTEMPT_KEYS = {"robots", "eureka"}
+
+
+def _object(value: Any, where: str, field: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise RecordError(where, field, f"expected an object, got {_show(value)}")
+    return value
+
+
+def _list(value: Any, where: str, field: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(where, field, f"expected a list, got {_show(value)}")
+    return value
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _unknown(obj: Mapping[str, Any], known: set[str], where: str, prefix: str = "") -> None:
+    for key in obj:
+        if key not in known:
+            raise RecordError(
+                where, f"{prefix}{key}", f"unknown field (expected one of {', '.join(sorted(known))})"
+            )
+
+
+def _robot(palette: Palette, value: Any, where: str, field: str) -> Robot:
+    try:
+        return palette.parse(value)
+    except RuleError as exc:
+        raise RecordError(where, field, str(exc)) from None
+
+
+def parse_options(value: Any) -> Options:
+    if value is None:
+        return Options()
+    obj = _object(value, "", "options")
+    _unknown(obj, {"tie", "penalty"}, "", "options.")
+    try:
+        tie = Tie(obj.get("tie", Tie.SHARE.value))
+    except ValueError:
+        raise RecordError("", "options.tie", f"expected 'share' or 'extra-round', got {_show(obj['tie'])}") from None
+    try:
+        penalty = Penalty(obj.get("penalty", Penalty.RULEBOOK.value))
+    except ValueError:
+        raise RecordError("", "options.penalty", f"expected 'rulebook' or 'faq', got {_show(obj['penalty'])}") from None
+    return Options(tie=tie, penalty=penalty)
+
+
+def new_game(record: Mapping[str, Any]) -> RoboFactoryGame:
+    """The game a record sets up, before any turn."""
+    obj = _object(record, "", "record")
+    _unknown(obj, TOP_KEYS, "")
+    if obj.get("game") != GAME:
+        raise RecordError("", "game", f"expected {GAME!r}, got {_show(obj.get('game'))}")
+    if "players" not in obj:
+        raise RecordError("", "players", "missing")
+    players = _list(obj["players"], "", "players")
+    for i, name in enumerate(players):
+        if not isinstance(name, str) or not name.strip():
+            raise RecordError("", f"players[{i}]", f"expected a name, got {_show(name)}")
+    first = obj.get("first_customer")
+    if first is not None and not isinstance(first, str):
+        raise RecordError("", "first_customer", f"expected a player's name, got {_show(first)}")
+    options = parse_options(obj.get("options"))
+    try:
+        return RoboFactoryGame(players, first_customer=first, options=options)
+    except RuleError as exc:
+        field = "first_customer" if first is not None and first not in players else "players"
+        raise RecordError("", field, str(exc)) from None
+
+
+def load(record: Mapping[str, Any], palette: Palette) -> RoboFactoryGame:
+    """Validate a whole record and return the game it reaches."""
+    game = new_game(record)
+    turns = _list(record.get("turns", None), "", "turns") if "turns" in record else None
+    if turns is None:
+        raise RecordError("", "turns", "missing (use [] for a game that has not started)")
+    for index, turn in enumerate(turns, start=1):
+        _apply_turn(game, palette, turn, index)
+    return game
+
+
+def _apply_turn(game: RoboFactoryGame, palette: Palette, value: Any, number: int) -> None:
+    where = f"turn {number}"
+    turn = _object(value, where, "turn")
+    _unknown(turn, TURN_KEYS, where)
+    customer = turn.get("customer")
+    if not isinstance(customer, str):
+        raise RecordError(where, "customer", f"expected a player's name, got {_show(customer)}")
+    if game.finished:
+        raise RecordError(where, "customer", f"the game has already ended after turn {number - 1}")
+    try:
+        game.begin_turn(customer)
+    except RuleError as exc:
+        raise RecordError(where, "customer", str(exc)) from None
+
+    if "order" not in turn:
+        _nothing_after(turn, where, "order", ("board", "purchases", "attempts"))
+        return
+    order = _robot(palette, turn["order"], where, "order")
+    game.set_order(order)
+
+    if "board" not in turn:
+        _nothing_after(turn, where, "board", ("purchases", "attempts"))
+        return
+    board = _list(turn["board"], where, "board")
+    if len(board) != 3:
+        raise RecordError(where, "board", f"expected 3 board cards, got {len(board)}")
+    cards = [_robot(palette, card, where, f"board[{i}]") for i, card in enumerate(board)]
+    for i, card in enumerate(cards):
+        try:
+            game.check_board_card(card)
+        except RuleError as exc:
+            raise RecordError(where, f"board[{i}]", str(exc)) from None
+        game.add_board_card(card)
+
+    purchases = _object(turn.get("purchases", {}), where, "purchases")
+    for buyer, card_text in _in_seat_order(game, purchases):
+        field = f"purchases.{buyer}"
+        card = _robot(palette, card_text, where, field)
+        try:
+            game.buy(buyer, card)
+        except RuleError as exc:
+            raise RecordError(where, field, str(exc)) from None
+
+    attempts = _list(turn.get("attempts", []), where, "attempts")
+    for a, attempt_value in enumerate(attempts, start=1):
+        _apply_attempt(game, palette, attempt_value, f"{where}, attempt {a}")
+
+
+def _apply_attempt(game: RoboFactoryGame, palette: Palette, value: Any, where: str) -> None:
+    attempt = _object(value, where, "attempt")
+    _unknown(attempt, ATTEMPT_KEYS, where)
+    if game.current.next_attempt == 0:
+        try:
+            game.check_attempt({}, {})
+        except RuleError as exc:
+            raise RecordError(where, "attempt", str(exc)) from None
+    if "robots" not in attempt:
+        raise RecordError(where, "robots", "missing")
+    robots_obj = _object(attempt["robots"], where, "robots")
+    robots: dict[str, Robot] = {}
+    for name, text in robots_obj.items():
+        robots[name] = _robot(palette, text, where, f"robots.{name}")
+    eureka_obj = _object(attempt.get("eureka", {}), where, "eureka")
+    eureka: dict[str, int] = {}
+    for name, roll in eureka_obj.items():
+        try:
+            game.check_eureka(name)
+        except RuleError as exc:
+            raise RecordError(where, f"eureka.{name}", str(exc)) from None
+        if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 6:
+            raise RecordError(where, f"eureka.{name}", f"a d6 roll must be 1 to 6, got {_show(roll)}")
+        eureka[name] = roll
+    try:
+        game.check_attempt(robots, eureka)
+    except RuleError as exc:
+        raise RecordError(where, "robots", str(exc)) from None
+    game.attempt(robots, eureka)
+
+
+def _in_seat_order(game: RoboFactoryGame, obj: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    # Names the game does not know sort last so the engine reports them by name.
+    def key(item: tuple[str, Any]) -> int:
+        return game.players.index(item[0]) if item[0] in game.players else len(game.players)
+
+    return sorted(obj.items(), key=key)
+
+
+def _nothing_after(turn: Mapping[str, Any], where: str, missing: str, later: tuple[str, ...]) -> None:
+    for key in later:
+        value = turn.get(key)
+        if value not in (None, [], {}):
+            raise RecordError(where, missing, f"missing, but the turn has {key}")
+
+
+def summary(game: RoboFactoryGame) -> dict[str, Any]:
+    """The replay object of DESIGN.md for the state ``game`` has reached."""
+    turns = []
+    for turn in game.turns:
+        entry: dict[str, Any] = {
+            "customer": turn.customer,
+            "board_tiles": turn.board_tiles,
+            "purchase_tiles": {p: turn.purchase_tiles[p] for p in game.players if p in turn.purchase_tiles},
+        }
+        if turn.attempts and not turn.attempts[0].correct:
+            entry["feedback_tiles"] = turn.attempts[0].feedback_tiles
+        entry["correct"] = [list(a.correct) for a in turn.attempts]
+        turns.append(entry)
+    return {
+        "game": GAME,
+        "finished": game.finished,
+        "cubes": {p: game.cubes[p] for p in game.players},
+        "winners": game.winners,
+        "turns": turns,
+    }
+
+
+def replay(record: Mapping[str, Any], palette: Palette) -> dict[str, Any]:
+    return summary(load(record, palette))
+
+
+def to_record(game: RoboFactoryGame) -> dict[str, Any]:
+    """Write the game as a record (the inverse of :func:`load`)."""
+    turns: list[dict[str, Any]] = []
+    for turn in game.turns:
+        entry: dict[str, Any] = {"customer": turn.customer}
+        if turn.order is not None:
+            entry["order"] = str(turn.order)
+        if turn.board:
+            entry["board"] = [str(c) for c in turn.board]
+        if turn.purchases:
+            entry["purchases"] = {p: str(turn.purchases[p]) for p in game.players if p in turn.purchases}
+        if turn.attempts:
+            entry["attempts"] = []
+            for attempt in turn.attempts:
+                a: dict[str, Any] = {"robots": {m: str(r) for m, r in attempt.robots.items()}}
+                if attempt.eureka:
+                    a["eureka"] = dict(attempt.eureka)
+                entry["attempts"].append(a)
+        turns.append(entry)
+    return {
+        "game": GAME,
+        "players": list(game.players),
+        "first_customer": game.first_customer,
+        "options": game.options.to_json(),
+        "turns": turns,
+    }

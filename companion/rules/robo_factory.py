@@ -1,0 +1,427 @@
+"""The Robo Factory rules engine, as RULINGS.md reads the rules.
+
+Pure Python, no I/O. A :class:`RoboFactoryGame` is advanced by a few operations, each with a
+``check_*`` that raises a named :class:`~companion.errors.RuleError` (changing nothing) and an
+apply method that checks first:
+
+>>> from companion.robots import Palette
+>>> p = Palette.default()
+>>> game = RoboFactoryGame(["Ann", "Bob", "Cid"])
+>>> game.begin_turn("Ann")
+>>> game.set_order(p.parse("red-green-blue"))
+>>> game.set_board([p.parse(c) for c in ("blue-blue-blue", "red-green-yellow", "yellow-red-green")])
+>>> game.current.board_tiles
+[1, 2, 0]
+>>> game.buy("Bob", p.parse("green-green-blue"))
+2
+>>> result = game.attempt({"Bob": p.parse("red-green-blue"), "Cid": p.parse("red-blue-blue")}, {})
+>>> result.correct
+['Bob']
+>>> game.cubes
+{'Ann': 5, 'Bob': 7, 'Cid': 4}
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from companion.errors import (
+    DuplicateCard,
+    GameOver,
+    IllegalAttempt,
+    IllegalEureka,
+    IllegalPurchase,
+    OutOfTurn,
+    RuleError,
+)
+from companion.robots import Robot, data_tile
+
+START_CUBES = 4
+REWARD_FIRST = 4
+REWARD_SECOND = 2
+PENALTY_SECOND = 1
+PURCHASE_PRICE = 1
+
+
+class Tie(str, Enum):
+    SHARE = "share"
+    EXTRA_ROUND = "extra-round"
+
+
+class Penalty(str, Enum):
+    RULEBOOK = "rulebook"
+    FAQ = "faq"
+
+
+@dataclass(frozen=True)
+class Options:
+    tie: Tie = Tie.SHARE
+    penalty: Penalty = Penalty.RULEBOOK
+
+    def to_json(self) -> dict[str, str]:
+        return {"tie": self.tie.value, "penalty": self.penalty.value}
+
+
+BANK = None  # a payment to or from the bank has None on that side
+
+
+@dataclass(frozen=True)
+class Payment:
+    """Cube value moving from ``payer`` to ``payee``; None is the bank."""
+
+    payer: str | None
+    payee: str | None
+    amount: int
+    reason: str
+
+    def describe(self) -> str:
+        """What the table must do, e.g. "Bob takes 4 cubes" or "Cid pays 1 to Ann"."""
+        unit = "cube" if self.amount == 1 else "cubes"
+        if self.payer is None and self.payee is not None:
+            return f"{self.payee} takes {self.amount} {unit} from the bank ({self.reason})"
+        if self.payee is None and self.payer is not None:
+            return f"{self.payer} pays {self.amount} {unit} to the bank ({self.reason})"
+        return f"{self.payer} pays {self.amount} to {self.payee} ({self.reason})"
+
+
+@dataclass(frozen=True)
+class AttemptResult:
+    number: int  # 1 or 2
+    robots: dict[str, Robot]
+    eureka: dict[str, int]
+    correct: list[str]  # seat order
+    payments: list[Payment]
+    feedback_tiles: dict[str, int]  # after a failed first attempt, else empty
+
+
+class Stage(str, Enum):
+    """Where a turn is. Each stage names what the table does next."""
+
+    ORDER = "order"  # the Customer scans the order card
+    BOARD = "board"  # three board cards are laid and their data tiles shown
+    PRODUCTION = "production"  # purchases allowed until the first attempt; then attempts
+    OVER = "over"  # the turn has ended
+
+
+@dataclass
+class Turn:
+    customer: str
+    number: int  # 1-based
+    order: Robot | None = None
+    board: tuple[Robot, ...] = ()
+    purchases: dict[str, Robot] = field(default_factory=dict)
+    purchase_tiles: dict[str, int] = field(default_factory=dict)
+    attempts: list[AttemptResult] = field(default_factory=list)
+
+    @property
+    def board_tiles(self) -> list[int]:
+        if self.order is None:
+            return []
+        return [data_tile(self.order, card) for card in self.board]
+
+    @property
+    def stage(self) -> Stage:
+        if self.order is None:
+            return Stage.ORDER
+        if len(self.board) < 3:
+            return Stage.BOARD
+        if self.attempts and (self.attempts[0].correct or len(self.attempts) == 2):
+            return Stage.OVER
+        return Stage.PRODUCTION
+
+    @property
+    def next_attempt(self) -> int:
+        """1 or 2 while attempts may be made, 0 when the turn has ended."""
+        return 0 if self.stage is Stage.OVER else len(self.attempts) + 1
+
+    @property
+    def feedback_tiles(self) -> dict[str, int]:
+        return dict(self.attempts[0].feedback_tiles) if self.attempts else {}
+
+
+class RoboFactoryGame:
+    """One game of Robo Factory: players by seat, the cube ledger, turns and the end."""
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        first_customer: str | None = None,
+        options: Options | None = None,
+    ) -> None:
+        names = list(players)
+        if not 2 <= len(names) <= 6:
+            raise RuleError(f"Robo Factory needs 2 to 6 players, {len(names)} were given")
+        for name in names:
+            if not isinstance(name, str) or not name.strip():
+                raise RuleError(f"a player's name must be a non-empty text, not {name!r}")
+        if len(set(names)) != len(names):
+            raise RuleError("two players have the same name")
+        first = names[0] if first_customer is None else first_customer
+        if first not in names:
+            raise RuleError(f"the first Customer {first!r} is not one of the players")
+        self.players: tuple[str, ...] = tuple(names)
+        self.first_customer = first
+        self.options = options or Options()
+        self.cubes: dict[str, int] = {name: START_CUBES for name in names}
+        self.sirens_used: set[str] = set()
+        self.turns: list[Turn] = []
+        self.payments: list[Payment] = []
+        #: cube holdings after each ended turn, for the end-of-game chart
+        self.history: list[dict[str, int]] = [dict(self.cubes)]
+
+    # ------------------------------------------------------------------ queries
+
+    def copy(self) -> RoboFactoryGame:
+        return copy.deepcopy(self)
+
+    @property
+    def current(self) -> Turn:
+        if not self.turns:
+            raise RuleError("no turn has begun yet")
+        return self.turns[-1]
+
+    def seat(self, name: str) -> int:
+        return self.players.index(name)
+
+    def manufacturers(self, customer: str) -> list[str]:
+        return [p for p in self.players if p != customer]
+
+    def _turns_due(self) -> int:
+        """Turns the game lasts, counting extra rounds already forced by a tie."""
+        per_player = 3 if len(self.players) == 2 else 2
+        base = per_player * len(self.players)
+        if self.options.tie is Tie.SHARE:
+            return base
+        due = base
+        # Each extra round is a full round; another is due while the lead stays tied at its end.
+        while len(self.turns) >= due and self._turn_complete(due) and self._tied_after(due):
+            due += len(self.players)
+        return due
+
+    def _turn_complete(self, count: int) -> bool:
+        return len(self.turns) >= count and self.turns[count - 1].stage is Stage.OVER
+
+    def _tied_after(self, count: int) -> bool:
+        # history[0] is the start; history[k] follows the k-th turn (turns end in order).
+        holdings = self.history[count]
+        best = max(holdings.values())
+        return sum(1 for v in holdings.values() if v == best) > 1
+
+    @property
+    def finished(self) -> bool:
+        due = self._turns_due()
+        return len(self.turns) >= due and self._turn_complete(due)
+
+    @property
+    def winners(self) -> list[str]:
+        """Names in seat order; empty until the game has finished."""
+        if not self.finished:
+            return []
+        best = max(self.cubes.values())
+        return [p for p in self.players if self.cubes[p] == best]
+
+    @property
+    def next_customer(self) -> str | None:
+        """Who is Customer of the next turn to begin, or None when no turn may begin."""
+        if self.turns and self.current.stage is not Stage.OVER:
+            return None
+        if self.finished:
+            return None
+        start = self.players.index(self.first_customer)
+        return self.players[(start + len(self.turns)) % len(self.players)]
+
+    # ------------------------------------------------------------------ turn start
+
+    def check_begin_turn(self, customer: str) -> None:
+        if self.finished:
+            raise GameOver("the game has ended; no further turn may begin")
+        if self.turns and self.current.stage is not Stage.OVER:
+            raise OutOfTurn(f"turn {len(self.turns)} has not ended yet")
+        expected = self.next_customer
+        if customer not in self.players:
+            raise OutOfTurn(f"{customer!r} is not one of the players")
+        if customer != expected:
+            raise OutOfTurn(f"it is {expected}'s turn to be the Customer, not {customer}'s")
+
+    def begin_turn(self, customer: str) -> None:
+        self.check_begin_turn(customer)
+        self.turns.append(Turn(customer=customer, number=len(self.turns) + 1))
+
+    # ------------------------------------------------------------------ order and board
+
+    def _require_stage(self, stage: Stage, action: str) -> Turn:
+        if not self.turns:
+            raise OutOfTurn(f"cannot {action}: no turn has begun")
+        turn = self.current
+        if turn.stage is not stage:
+            if turn.stage is Stage.OVER:
+                why = (
+                    "a robot was correct in the first attempt"
+                    if turn.attempts and turn.attempts[0].correct
+                    else "both attempts have been made"
+                )
+                raise OutOfTurn(f"cannot {action}: turn {turn.number} has ended ({why})")
+            raise OutOfTurn(f"cannot {action} now (the turn is at the {turn.stage.value} step)")
+        return turn
+
+    def check_set_order(self, order: Robot) -> None:
+        self._require_stage(Stage.ORDER, "set the order card")
+
+    def set_order(self, order: Robot) -> None:
+        self.check_set_order(order)
+        self.current.order = order
+
+    def check_board_card(self, card: Robot, slot: int | None = None) -> None:
+        turn = self._require_stage(Stage.BOARD, "lay a board card")
+        assert turn.order is not None
+        if card == turn.order:
+            raise DuplicateCard(f"board card {card} is the order card; every card exists once")
+        others = [c for i, c in enumerate(turn.board) if i != slot]
+        if card in others:
+            raise DuplicateCard(f"board card {card} is already on the board")
+
+    def add_board_card(self, card: Robot) -> int:
+        """Lay one board card; returns its data tile."""
+        self.check_board_card(card)
+        turn = self.current
+        turn.board = (*turn.board, card)
+        assert turn.order is not None
+        return data_tile(turn.order, card)
+
+    def check_set_board(self, cards: Sequence[Robot]) -> None:
+        turn = self._require_stage(Stage.BOARD, "lay the board cards")
+        if turn.board:
+            raise OutOfTurn("board cards have already been laid this turn")
+        if len(cards) != 3:
+            raise DuplicateCard(f"the board takes 3 cards, {len(cards)} were given")
+        for i, card in enumerate(cards):
+            if card == turn.order:
+                raise DuplicateCard(f"board card {i + 1} ({card}) is the order card")
+            if card in cards[:i]:
+                raise DuplicateCard(f"board card {i + 1} ({card}) is already on the board")
+
+    def set_board(self, cards: Sequence[Robot]) -> None:
+        self.check_set_board(cards)
+        self.current.board = tuple(cards)
+
+    # ------------------------------------------------------------------ purchases
+
+    def check_buy(self, manufacturer: str, card: Robot) -> None:
+        turn = self._require_stage(Stage.PRODUCTION, "buy a data tile")
+        if turn.attempts:
+            raise IllegalPurchase("data tiles can only be bought before the first attempt")
+        if manufacturer not in self.players:
+            raise IllegalPurchase(f"{manufacturer!r} is not one of the players")
+        if manufacturer == turn.customer:
+            raise IllegalPurchase(f"{manufacturer} is the Customer and cannot buy a data tile")
+        if manufacturer in turn.purchases:
+            raise IllegalPurchase(f"{manufacturer} has already bought a data tile this turn")
+        if self.cubes[manufacturer] < PURCHASE_PRICE:
+            raise IllegalPurchase(f"{manufacturer} has no cubes to pay for a data tile")
+        if card == turn.order:
+            raise DuplicateCard(f"{manufacturer} cannot hand in {card}: it is the order card")
+        if card in turn.board:
+            raise DuplicateCard(f"{manufacturer} cannot hand in {card}: it is on the board")
+
+    def buy(self, manufacturer: str, card: Robot) -> int:
+        """Record a purchase; the buyer pays 1 to the Customer. Returns the (secret) tile."""
+        self.check_buy(manufacturer, card)
+        turn = self.current
+        assert turn.order is not None
+        turn.purchases[manufacturer] = card
+        tile = data_tile(turn.order, card)
+        turn.purchase_tiles[manufacturer] = tile
+        self._pay(Payment(manufacturer, turn.customer, PURCHASE_PRICE, "data tile"))
+        return tile
+
+    # ------------------------------------------------------------------ attempts
+
+    def check_attempt(self, robots: Mapping[str, Robot], eureka: Mapping[str, int]) -> None:
+        turn = self._require_stage(Stage.PRODUCTION, "reveal robots")
+        for name in robots:
+            if name == turn.customer:
+                raise IllegalAttempt(f"{name} is the Customer and builds no robot")
+            if name not in self.players:
+                raise IllegalAttempt(f"{name!r} is not one of the players")
+        missing = [m for m in self.manufacturers(turn.customer) if m not in robots]
+        if missing:
+            raise IllegalAttempt(f"no robot for {', '.join(missing)}")
+        for name, roll in eureka.items():
+            self.check_eureka(name)
+            if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 6:
+                raise IllegalEureka(f"{name}'s die roll must be 1 to 6, not {roll!r}")
+
+    def check_eureka(self, name: str) -> None:
+        """May ``name`` call Eureka in the coming attempt?"""
+        turn = self._require_stage(Stage.PRODUCTION, "call Eureka")
+        if name not in self.players:
+            raise IllegalEureka(f"{name!r} is not one of the players")
+        if name == turn.customer:
+            raise IllegalEureka(f"{name} is the Customer and cannot call Eureka")
+        if name in self.sirens_used:
+            raise IllegalEureka(f"{name} has already used their siren in this game")
+
+    def attempt(self, robots: Mapping[str, Robot], eureka: Mapping[str, int]) -> AttemptResult:
+        """Reveal one attempt and settle it: Eureka first, then rewards and penalties."""
+        self.check_attempt(robots, eureka)
+        turn = self.current
+        assert turn.order is not None
+        number = len(turn.attempts) + 1
+        order = turn.order
+        makers = self.manufacturers(turn.customer)
+        correct = [m for m in makers if robots[m] == order]
+        paid: list[Payment] = []
+
+        def pay(payment: Payment) -> None:
+            if payment.amount > 0:
+                self._pay(payment)
+                paid.append(payment)
+
+        for name in makers:  # seat order, so the ledger reads the same way every time
+            if name not in eureka:
+                continue
+            roll = eureka[name]
+            self.sirens_used.add(name)
+            if name in correct:
+                pay(Payment(BANK, name, roll, f"Eureka, rolled {roll}"))
+            else:
+                pay(Payment(name, BANK, min(roll, self.cubes[name]), f"wrong Eureka, rolled {roll}"))
+        feedback: dict[str, int] = {}
+        if number == 1:
+            if correct:
+                for name in correct:
+                    pay(Payment(BANK, name, REWARD_FIRST, "correct robot"))
+            else:
+                feedback = {m: data_tile(order, robots[m]) for m in makers}
+        else:
+            for name in correct:
+                pay(Payment(BANK, name, REWARD_SECOND, "correct robot, second attempt"))
+            penalise = self.options.penalty is Penalty.RULEBOOK or not correct
+            if penalise:
+                for name in makers:
+                    if name not in correct and self.cubes[name] > 0:
+                        pay(Payment(name, turn.customer, PENALTY_SECOND, "wrong robot"))
+        result = AttemptResult(
+            number=number,
+            robots={m: robots[m] for m in makers},
+            eureka={m: eureka[m] for m in makers if m in eureka},
+            correct=correct,
+            payments=paid,
+            feedback_tiles=feedback,
+        )
+        turn.attempts.append(result)
+        if turn.stage is Stage.OVER:
+            self.history.append(dict(self.cubes))
+        return result
+
+    def _pay(self, payment: Payment) -> None:
+        if payment.payer is not None:
+            if self.cubes[payment.payer] < payment.amount:  # the rules above never allow this
+                raise RuleError(f"{payment.payer} cannot pay {payment.amount}")
+            self.cubes[payment.payer] -= payment.amount
+        if payment.payee is not None:
+            self.cubes[payment.payee] += payment.amount
+        self.payments.append(payment)
