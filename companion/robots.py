@@ -14,8 +14,10 @@ to everything that parses a robot.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from companion.errors import InvalidRobot, UnknownColour
 
@@ -23,9 +25,12 @@ PARTS = ("head", "torso", "legs")
 DEFAULT_COLOURS = ("red", "green", "blue", "yellow")
 
 
-@dataclass(frozen=True, order=True)
-class Robot:
-    """A robot card or a built robot: one colour per part, head first."""
+class Robot(NamedTuple):
+    """A robot card or a built robot: one colour per part, head first.
+
+    A named tuple rather than a dataclass: robots are compared constantly during replay, and
+    tuple equality runs in C.
+    """
 
     head: str
     torso: str
@@ -41,7 +46,7 @@ class Robot:
 
 def data_tile(order: Robot, other: Robot) -> int:
     """How many parts of ``other`` equal the order, part by part (0..3)."""
-    return sum(1 for a, b in zip(order.parts, other.parts, strict=True) if a == b)
+    return (order.head == other.head) + (order.torso == other.torso) + (order.legs == other.legs)
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,10 @@ class Palette:
 
     def parse(self, text: object) -> Robot:
         """Read ``head-torso-legs``; raise :class:`InvalidRobot` naming what is wrong."""
+        if isinstance(text, str):
+            known = _cards_by_text(self.colours).get(text)
+            if known is not None:
+                return known
         if not isinstance(text, str):
             raise InvalidRobot(f"a robot is written head-torso-legs, not {text!r}")
         parts = text.split("-")
@@ -78,6 +87,17 @@ class Palette:
                 )
         return Robot(parts[0], parts[1], parts[2])
 
+    def cards_by_text(self) -> dict[str, Robot]:
+        """Every valid spelling of a robot, mapped to it (a shared dict: do not modify)."""
+        return _cards_by_text(self.colours)
+
     def all_cards(self) -> list[Robot]:
         """The 64 robot cards: every colour combination exactly once."""
         return [Robot(h, t, legs) for h, t, legs in itertools.product(self.colours, repeat=3)]
+
+
+@functools.lru_cache(maxsize=16)
+def _cards_by_text(colours: tuple[str, ...]) -> dict[str, Robot]:
+    # Parsing is on the hot path of replay: the 64 valid spellings are looked up, not split.
+    cards = (Robot(h, t, legs) for h, t, legs in itertools.product(colours, repeat=3))
+    return {str(card): card for card in cards}

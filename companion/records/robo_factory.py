@@ -131,13 +131,12 @@ def _apply_turn(game: RoboFactoryGame, palette: Palette, value: Any, number: int
     cards = [_robot(palette, card, where, f"board[{i}]") for i, card in enumerate(board)]
     for i, card in enumerate(cards):
         try:
-            game.check_board_card(card)
+            game.add_board_card(card)  # checks first, changes nothing when it refuses
         except RuleError as exc:
             raise RecordError(where, f"board[{i}]", str(exc)) from None
-        game.add_board_card(card)
 
     purchases = _object(turn.get("purchases", {}), where, "purchases")
-    for buyer, card_text in _in_seat_order(game, purchases):
+    for buyer, card_text in _in_seat_order(game, purchases) if purchases else ():
         field = f"purchases.{buyer}"
         card = _robot(palette, card_text, where, field)
         try:
@@ -162,8 +161,11 @@ def _apply_attempt(game: RoboFactoryGame, palette: Palette, value: Any, where: s
         raise RecordError(where, "robots", "missing")
     robots_obj = _object(attempt["robots"], where, "robots")
     robots: dict[str, Robot] = {}
+    known = palette.cards_by_text()
     for name, text in robots_obj.items():
-        robots[name] = _robot(palette, text, where, f"robots.{name}")
+        # The common case is a plain lookup; the field name is only built for an error.
+        robot = known.get(text) if isinstance(text, str) else None
+        robots[name] = robot if robot is not None else _robot(palette, text, where, f"robots.{name}")
     eureka_obj = _object(attempt.get("eureka", {}), where, "eureka")
     eureka: dict[str, int] = {}
     for name, roll in eureka_obj.items():
@@ -175,10 +177,9 @@ def _apply_attempt(game: RoboFactoryGame, palette: Palette, value: Any, where: s
             raise RecordError(where, f"eureka.{name}", f"a d6 roll must be 1 to 6, got {_show(roll)}")
         eureka[name] = roll
     try:
-        game.check_attempt(robots, eureka)
+        game.attempt(robots, eureka)  # checks first, changes nothing when it refuses
     except RuleError as exc:
         raise RecordError(where, "robots", str(exc)) from None
-    game.attempt(robots, eureka)
 
 
 def _in_seat_order(game: RoboFactoryGame, obj: Mapping[str, Any]) -> list[tuple[str, Any]]:

@@ -27,6 +27,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 from companion.errors import (
     DuplicateCard,
@@ -68,9 +69,11 @@ class Options:
 BANK = None  # a payment to or from the bank has None on that side
 
 
-@dataclass(frozen=True)
-class Payment:
-    """Cube value moving from ``payer`` to ``payee``; None is the bank."""
+class Payment(NamedTuple):
+    """Cube value moving from ``payer`` to ``payee``; None is the bank.
+
+    A named tuple: the ledger makes many of these during replay, and they are cheap to create.
+    """
 
     payer: str | None
     payee: str | None
@@ -171,6 +174,8 @@ class RoboFactoryGame:
         self.payments: list[Payment] = []
         #: cube holdings after each ended turn, for the end-of-game chart
         self.history: list[dict[str, int]] = [dict(self.cubes)]
+        # Whether the game has ended changes only when a turn ends, so it is kept, not derived.
+        self._finished = False
 
     # ------------------------------------------------------------------ queries
 
@@ -212,6 +217,9 @@ class RoboFactoryGame:
 
     @property
     def finished(self) -> bool:
+        return self._finished
+
+    def _compute_finished(self) -> bool:
         due = self._turns_due()
         return len(self.turns) >= due and self._turn_complete(due)
 
@@ -341,13 +349,14 @@ class RoboFactoryGame:
 
     def check_attempt(self, robots: Mapping[str, Robot], eureka: Mapping[str, int]) -> None:
         turn = self._require_stage(Stage.PRODUCTION, "reveal robots")
-        for name in robots:
-            if name == turn.customer:
-                raise IllegalAttempt(f"{name} is the Customer and builds no robot")
-            if name not in self.players:
-                raise IllegalAttempt(f"{name!r} is not one of the players")
-        missing = [m for m in self.manufacturers(turn.customer) if m not in robots]
-        if missing:
+        if turn.customer in robots:
+            raise IllegalAttempt(f"{turn.customer} is the Customer and builds no robot")
+        makers = self.manufacturers(turn.customer)
+        if len(robots) != len(makers) or not all(m in robots for m in makers):
+            for name in robots:
+                if name not in self.players:
+                    raise IllegalAttempt(f"{name!r} is not one of the players")
+            missing = [m for m in makers if m not in robots]
             raise IllegalAttempt(f"no robot for {', '.join(missing)}")
         for name, roll in eureka.items():
             self.check_eureka(name)
@@ -415,6 +424,7 @@ class RoboFactoryGame:
         turn.attempts.append(result)
         if turn.stage is Stage.OVER:
             self.history.append(dict(self.cubes))
+            self._finished = self._compute_finished()
         return result
 
     def _pay(self, payment: Payment) -> None:

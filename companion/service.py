@@ -1,0 +1,275 @@
+"""The service the UI talks to: one table session, its journal and its adapters.
+
+The UI thread calls :meth:`TableService.submit` for touch commands and :meth:`TableService.poll`
+from its clock. The siren board and the camera worker run on their own threads and only ever put
+events on queues; ``poll`` drains them on the caller's thread, so the session is touched by one
+thread only.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from companion import commands as c
+from companion.errors import CompanionError, JournalError
+from companion.journal import Journal
+from companion.ports import (
+    Camera,
+    CameraError,
+    Dice,
+    Observation,
+    ReadingKind,
+    SirenBoard,
+    SirenEvent,
+    SirenStatus,
+)
+from companion.session import (
+    CloseWindow,
+    Effect,
+    Light,
+    OpenWindow,
+    Result,
+    Setup,
+    Suggestion,
+    TableSession,
+    setup_from_json,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Update:
+    """What happened since the last poll, for the UI to show."""
+
+    results: list[Result] = field(default_factory=list)
+    suggestions: list[Suggestion] = field(default_factory=list)
+    board_status: SirenStatus | None = None
+    camera_problem: str | None = None
+    #: observations as read (never of a secret scan: those arrive only as suggestions)
+    observations: list[Observation] = field(default_factory=list)
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.results or self.suggestions or self.board_status or self.camera_problem
+            or self.observations
+        )
+
+
+class CameraWorker:
+    """Reads the camera on its own thread for whatever the session wants, into a queue."""
+
+    def __init__(
+        self,
+        camera: Camera,
+        out: queue.Queue[Observation | CameraError],
+        interval: float = 0.25,
+    ) -> None:
+        self.camera = camera
+        self.out = out
+        self.interval = interval
+        self._want: tuple[ReadingKind, bool] | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def want(self, reading: tuple[ReadingKind, bool] | None) -> None:
+        with self._lock:
+            self._want = reading
+
+    def _run(self) -> None:
+        failed = False
+        while not self._stop.wait(self.interval):
+            with self._lock:
+                want = self._want
+            if want is None:
+                continue
+            kind, secret = want
+            try:
+                observation = self.camera.read(kind, secret=secret)
+            except CameraError as exc:
+                if not failed:  # say it once, not four times a second
+                    self.out.put(exc)
+                failed = True
+                continue
+            except Exception as exc:  # an adapter bug must not kill the thread
+                log.exception("camera read failed")
+                self.out.put(CameraError(f"the camera failed ({type(exc).__name__})"))
+                continue
+            failed = False
+            self.out.put(observation)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2)
+
+
+class TableService:
+    def __init__(
+        self,
+        journal: Journal,
+        board: SirenBoard | None = None,
+        camera: Camera | None = None,
+        dice: Dice | None = None,
+        confidence: float = 0.9,
+    ) -> None:
+        self.journal = journal
+        self.board = board
+        self.camera = camera
+        self.dice = dice
+        self.confidence = confidence
+        self.session: TableSession | None = None
+        self.game_id: int | None = None
+        self.siren_events: queue.Queue[SirenEvent] = queue.Queue()
+        self.camera_events: queue.Queue[Observation | CameraError] = queue.Queue()
+        self._worker: CameraWorker | None = None
+        self.buyer: str | None = None  # who is buying, while the Customer scans the handed card
+        self._on_finished: list[Callable[[int], None]] = []
+
+    # ------------------------------------------------------------------ life cycle
+
+    def start(self) -> None:
+        """Start the adapters' threads (the wiring calls this once)."""
+        if self.board is not None:
+            try:
+                self.board.start(self.siren_events)
+            except Exception as exc:  # noqa: BLE001 - any adapter failure means: play by touch
+                log.warning("siren board unavailable: %s", exc)
+                self.siren_events.put(SirenStatus(False, f"The siren board is not working: {exc}"))
+                self.board = None
+        if self.camera is not None:
+            self._worker = CameraWorker(self.camera, self.camera_events)
+            self._worker.start()
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.stop()
+        for adapter in (self.board, self.camera):
+            if adapter is not None:
+                try:
+                    adapter.close()
+                except Exception:  # noqa: BLE001 - closing must never stop a shutdown
+                    log.exception("closing an adapter failed")
+        self.journal.close()
+
+    def new_game(self, setup: Setup) -> TableSession:
+        if self.session is not None and self.game_id is not None and not self.session.state.finished:
+            self.journal.set_status(self.game_id, "abandoned")
+        game_id = self.journal.new_game(setup.to_json())
+        self._attach(game_id, TableSession(setup, (), self._recorder(game_id), self.confidence))
+        return self._require()
+
+    def resume(self) -> TableSession | None:
+        """Resume the last unfinished game from the journal, exactly where it was."""
+        row = self.journal.unfinished()
+        if row is None:
+            return None
+        try:
+            setup = setup_from_json(row.setup)
+            events = [c.from_json(e) for e in self.journal.events(row.id)]
+            session = TableSession(setup, events, self._recorder(row.id), self.confidence)
+        except (CompanionError, KeyError, TypeError, ValueError) as exc:
+            raise JournalError(f"game {row.id} in the journal cannot be resumed ({exc})") from None
+        self._attach(row.id, session)
+        self._carry_out(session.restore_effects())
+        return session
+
+    def _attach(self, game_id: int, session: TableSession) -> None:
+        self.game_id = game_id
+        self.session = session
+        self._update_camera()
+
+    def _recorder(self, game_id: int) -> Callable[[c.Command], None]:
+        def record(command: c.Command) -> None:
+            self.journal.append(game_id, command.to_json())
+
+        return record
+
+    def _require(self) -> TableSession:
+        if self.session is None:
+            raise CompanionError("no game is being played")
+        return self.session
+
+    # ------------------------------------------------------------------ commands
+
+    def submit(self, command: c.Command) -> Result:
+        session = self._require()
+        result = session.submit(command)
+        if result.accepted:
+            self._carry_out(result.effects)
+            self._update_camera()
+            if session.state.finished and self.game_id is not None:
+                self.journal.set_status(self.game_id, "finished")
+        return result
+
+    def roll(self, player: str) -> Result:
+        """The app rolls the die for a Eureka caller."""
+        if self.dice is None:
+            return Result(False, "no die is configured: enter the physical roll")
+        return self.submit(c.SetRoll(player, self.dice.roll(), source="app"))
+
+    def _carry_out(self, effects: tuple[Effect, ...] | list[Effect]) -> None:
+        board = self.board
+        if board is None:
+            return
+        for effect in effects:
+            try:
+                if isinstance(effect, OpenWindow):
+                    board.open_window(effect.stations)
+                elif isinstance(effect, CloseWindow):
+                    board.close_window()
+                elif isinstance(effect, Light):
+                    board.set_light(effect.station, effect.pattern)
+            except Exception as exc:  # noqa: BLE001 - the game goes on by touch
+                log.warning("siren board command failed: %s", exc)
+                self.siren_events.put(SirenStatus(False, f"The siren board stopped answering: {exc}"))
+
+    def _update_camera(self) -> None:
+        if self._worker is None or self.session is None:
+            return
+        want = self.session.state.wants_reading
+        self._worker.want(None if want is None else (want[0], want[1]))  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ polling
+
+    def poll(self) -> Update:
+        """Drain the board and camera queues (call from the UI thread)."""
+        update = Update()
+        while True:
+            try:
+                event = self.siren_events.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(event, SirenStatus):
+                update.board_status = event
+            elif self.session is not None:
+                result = self.session.on_siren(event)
+                if result is not None:
+                    if result.accepted:
+                        self._carry_out(result.effects)
+                    update.results.append(result)
+        latest: Observation | None = None
+        while True:
+            try:
+                item = self.camera_events.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(item, CameraError):
+                update.camera_problem = str(item)
+            else:
+                latest = item  # only the newest reading matters
+        if latest is not None and self.session is not None:
+            want = self.session.state.wants_reading
+            if want is not None and not want[1]:
+                update.observations.append(latest)
+            update.suggestions = self.session.interpret(latest, player=self.buyer)
+        return update
