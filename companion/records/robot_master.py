@@ -185,7 +185,7 @@ load = parse
 
 
 def _start(value: Any, frame: Frame) -> int:
-    start = _object(value, "start", "start")
+    start = _object(value, "start", "")
     _unknown(start, START_KEYS, "start")
     if "cell" in start:
         raw = start["cell"]
