@@ -23,7 +23,7 @@ fresh=0
 extras="vision,hardware,ui,dev"
 pytest_args=()
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while (($#)); do
     case "$1" in
