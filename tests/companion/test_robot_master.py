@@ -248,6 +248,7 @@ def test_golden_records_survive_export(path: Path) -> None:
 
 
 def test_not_a_json_object_is_a_record_error() -> None:
+    bad: object
     for bad in ([], "robot-master", 3, None):
         with pytest.raises(RecordError):
             replay(bad)  # type: ignore[arg-type]
