@@ -75,5 +75,5 @@ def probe(config: SirenConfig, timeout: float = 2.0) -> ProbeResult:
         from hardware.probing import run_probe
 
         return run_probe(config, timeout)
-    except Exception as exc:
+    except Exception as exc:  # the doctor must always get an answer
         return ProbeResult(False, f"The siren board check failed unexpectedly ({exc}).")

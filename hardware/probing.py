@@ -70,7 +70,7 @@ def _probe_gpio(config: SirenConfig) -> ProbeResult:
     except BadPinFactory:
         return ProbeResult(False, "No GPIO pins are usable here (this is not a Raspberry Pi, or "
                                   "lgpio is missing); set siren.backend to \"serial\" or \"none\".")
-    except Exception as exc:
+    except Exception as exc:  # gpiozero raises many kinds
         return ProbeResult(False, f"The GPIO pins cannot be used ({exc}).")
     pins = ", ".join(f"station {i}: button GPIO{b}, light GPIO{light}" for i, (b, light) in
                      enumerate(zip(config.gpio.buttons, config.gpio.lights, strict=False)))

@@ -38,6 +38,7 @@ from companion.ports import (
     SirenStatus,
 )
 from hardware.firmware import protocol
+from hardware.patterns import PATTERN_CODES
 
 STABLE_LINK = "/dev/robo-siren"
 BY_ID_GLOB = "/dev/serial/by-id/*"
@@ -45,13 +46,6 @@ RESEND_S = 0.25  # re-send an unacknowledged command after this long
 HELLO_TRY_S = 0.3
 MAX_HELD = 256
 
-PATTERN_CODES = {
-    LightPattern.OFF: protocol.LIGHT_OFF,
-    LightPattern.ON: protocol.LIGHT_ON,
-    LightPattern.BLINK: protocol.LIGHT_BLINK,
-    LightPattern.PULSE: protocol.LIGHT_PULSE,
-    LightPattern.COUNTDOWN: protocol.LIGHT_COUNTDOWN,
-}
 
 
 class VersionMismatch(SirenBoardError):
@@ -155,7 +149,7 @@ class _Packets(serial.threaded.Packetizer):  # type: ignore[misc]
                 self.buffer = bytearray()
                 self.discarding = True
             self.link.flush_ack()
-        except Exception as exc:
+        except Exception as exc:  # a bug here must not kill the reader thread
             self.link.count("errors")
             self.link.note_error(exc)
 

@@ -20,7 +20,7 @@ import struct
 VERSION = 1
 """The protocol version. Both sides state it in the handshake; a mismatch stops the host."""
 
-MAX_FRAME = 64
+MAX_FRAME = 96
 """Largest decoded frame (type + seq + body + crc) either side accepts."""
 MAX_WIRE = MAX_FRAME + MAX_FRAME // 254 + 2
 """Largest encoded frame before its 0x00; longer runs without a 0x00 are noise."""

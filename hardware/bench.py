@@ -1,0 +1,174 @@
+"""``robo-companion bench siren``: presses through the simulator, the pty and the driver.
+
+Presses ``--presses`` buttons on the simulated board (the real firmware logic), round the
+stations, every ``--interval-ms``, and times each from the moment the simulated thumb closes the
+contact to the moment the :class:`~companion.ports.SirenPress` comes out of the queue the
+session reads. Prints one JSON object::
+
+    {"presses", "delivered", "lost", "duplicated", "p50_ms", "p99_ms", "max_ms"}
+
+The simulated board runs in a child process, as a real board is a device of its own; the
+press and delivery times are read from the same system-wide monotonic clock. The simulator's
+debounce lockout is shortened to 1 ms (``--lockout-ms``) so that 10,000 presses
+take seconds, not minutes; the lockout does not touch the path being timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+from companion.config import SirenConfig
+from companion.ports import SirenEvent, SirenPress, SirenStatus
+
+
+def _percentile(sorted_values: list[float], fraction: float) -> float:
+    if not sorted_values:
+        return 0.0
+    index = min(len(sorted_values) - 1, max(0, round(fraction * (len(sorted_values) - 1))))
+    return sorted_values[index]
+
+
+def run(presses: int, stations: int, interval_ms: float, lockout_ms: float) -> dict[str, object]:
+    """The board runs in a child process (it is another device, with its own CPU); the driver
+    and the session's queue run here. Both read the same system-wide monotonic clock."""
+    from hardware.serial_board import SerialBoard
+
+    child = subprocess.Popen(
+        [sys.executable, "-m", "hardware.bench", "--board-side", "--presses", str(presses),
+         "--stations", str(stations), "--interval-ms", str(interval_ms),
+         "--lockout-ms", str(lockout_ms)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    port = child.stdout.readline().strip()
+    driver = SerialBoard(SirenConfig(backend="serial"), port=port)
+    events: queue.Queue[SirenEvent] = queue.Queue()
+    arrived: dict[int, float] = {}
+    duplicated = 0
+    delivered = 0
+    done = threading.Event()
+    connected = threading.Event()
+
+    def consume() -> None:
+        nonlocal duplicated, delivered
+        while not done.is_set():
+            try:
+                event = events.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            now = time.perf_counter()
+            if isinstance(event, SirenStatus):
+                if event.connected:
+                    connected.set()
+                continue
+            assert isinstance(event, SirenPress)
+            delivered += 1
+            if event.seq in arrived:
+                duplicated += 1
+            else:
+                arrived[event.seq] = now
+
+    consumer = threading.Thread(target=consume, name="bench-session", daemon=True)
+    consumer.start()
+    driver.start(events)
+    pressed_at: list[float] = []
+    first_seq = 1
+    try:
+        if not connected.wait(10):
+            raise SystemExit("robo-companion: the simulated siren board did not connect")
+        info = driver.info
+        assert info is not None
+        first_seq = info.next_press
+        child.stdin.write("go\n")
+        child.stdin.flush()
+        pressed_at = json.loads(child.stdout.readline())
+        deadline = time.perf_counter() + 10
+        while len(arrived) < presses and time.perf_counter() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.3)  # let any late repeat show itself
+    finally:
+        done.set()
+        consumer.join(2)
+        driver.close()
+        with contextlib.suppress(OSError):
+            child.stdin.write("quit\n")
+            child.stdin.flush()
+        try:
+            child.wait(10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+    latencies = []
+    for i, t in enumerate(pressed_at):
+        got = arrived.get((first_seq + i) & 0xFFFFFFFF)
+        if got is not None:
+            latencies.append((got - t) * 1000)
+    latencies.sort()
+    return {
+        "presses": presses,
+        "delivered": delivered,
+        "lost": presses - len(latencies),
+        "duplicated": duplicated,
+        "p50_ms": round(_percentile(latencies, 0.50), 3),
+        "p99_ms": round(_percentile(latencies, 0.99), 3),
+        "max_ms": round(latencies[-1], 3) if latencies else 0.0,
+    }
+
+
+def board_side(presses: int, stations: int, interval_ms: float, lockout_ms: float) -> int:
+    """The child: a simulated board that presses its own buttons on cue, timing each press."""
+    from hardware.simulator import SimulatedBoard
+
+    with SimulatedBoard(stations, lockout_ms=lockout_ms) as simulator:
+        print(simulator.port, flush=True)
+        if sys.stdin.readline().strip() != "go":
+            return 1
+        pressed_at: list[float] = []
+        last = [-1.0] * stations
+        rest = max(interval_ms / 1000, 2.5 * lockout_ms / 1000 / stations)
+        due = time.perf_counter()
+        for i in range(presses):
+            station = i % stations
+            # Never catch up in a burst: a station pressed again inside its lockout would be
+            # (rightly) debounced away, which is not what is being measured here.
+            due = max(due, last[station] + 2.5 * lockout_ms / 1000)
+            delay = due - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            now = time.perf_counter()
+            pressed_at.append(now)
+            last[station] = now
+            simulator.press(station)
+            due = now + rest
+        print(json.dumps(pressed_at), flush=True)
+        sys.stdin.readline()  # "quit": keep the board up until the driver has everything
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="robo-companion bench siren",
+                                     description="time presses from the board to the session")
+    parser.add_argument("--presses", type=int, default=10_000)
+    parser.add_argument("--stations", type=int, default=6, choices=range(1, 7))
+    parser.add_argument("--interval-ms", type=float, default=1.0,
+                        help="time between presses (default 1 ms)")
+    parser.add_argument("--lockout-ms", type=float, default=1.0)
+    parser.add_argument("--board-side", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.board_side:
+        return board_side(args.presses, args.stations, args.interval_ms, args.lockout_ms)
+    if args.interval_ms * args.stations < 2 * args.lockout_ms:
+        parser.error("each station must rest two lockouts between presses: raise --interval-ms")
+    result = run(args.presses, args.stations, args.interval_ms, args.lockout_ms)
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.argv[1:]))
