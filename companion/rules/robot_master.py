@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from companion.errors import GameOver, IllegalPlacement, InvalidCard, OutOfTurn, RuleError
 
@@ -135,9 +136,11 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """One card laid down. ``side`` is None where it is not known (the start card, grid records)."""
+class Placement(NamedTuple):
+    """One card laid down. ``side`` is None where it is not known (the start card, grid records).
+
+    A named tuple rather than a dataclass: a replay makes one per card and this is cheaper.
+    """
 
     side: Side | None
     cell: Cell
@@ -243,12 +246,13 @@ class RobotMasterGame:
         self.frame = Frame(frame)
         self.start = Placement(None, CENTRE if self.frame is Frame.FIXED else ORIGIN, start_value)
         self.placements: list[Placement] = []
-        self._cells: dict[Cell, int] = {self.start.cell: start_value}
-        # the same cells as plain tuples: hashing those is much cheaper on the hot path
-        self._taken: set[tuple[int, int]] = {(self.start.cell.x, self.start.cell.y)}
+        # occupied cells keyed by (x, y): tuples hash in C, which keeps replays fast
+        self._values: dict[tuple[int, int], int] = {
+            (self.start.cell.x, self.start.cell.y): start_value
+        }
         self._counts = [0] * 6
         self._counts[start_value] = 1
-        self._next: Side | None = first
+        self._next: Side | None = None if first is None else Side(first)
         # bounding box of the occupied cells, kept up to date for the floating-frame check
         self._box = [self.start.cell.x, self.start.cell.x, self.start.cell.y, self.start.cell.y]
 
@@ -304,8 +308,7 @@ class RobotMasterGame:
             raise IllegalPlacement(f"{where} is not connected edge to edge to the start card")
         game = cls(rows_player, columns_player, values[start], frame)
         if start != game.start.cell:
-            game._cells = {start: values[start]}
-            game._taken = {(start.x, start.y)}
+            game._values = {(start.x, start.y): values[start]}
             game.start = Placement(None, start, values[start])
             game._box = [start.x, start.x, start.y, start.y]
         for cell in order[1:]:
@@ -321,14 +324,14 @@ class RobotMasterGame:
 
     @property
     def finished(self) -> bool:
-        return len(self._cells) == CELLS
+        return len(self._values) == CELLS
 
     @property
     def start_value(self) -> int:
         return self.start.value
 
     def player(self, side: Side) -> str:
-        return self.rows_player if side is Side.ROWS else self.columns_player
+        return self.rows_player if side == Side.ROWS else self.columns_player
 
     def side_of(self, name: str) -> Side | None:
         """The side a player's name plays, or None for a stranger."""
@@ -343,12 +346,12 @@ class RobotMasterGame:
         return COPIES - self._counts[value]
 
     def value_at(self, cell: Cell) -> int | None:
-        return self._cells.get(cell)
+        return self._values.get((cell.x, cell.y))
 
     @property
     def cells(self) -> dict[Cell, int]:
         """A copy of the occupied cells and their values."""
-        return dict(self._cells)
+        return {Cell(x, y): value for (x, y), value in self._values.items()}
 
     def describe(self, cell: Cell) -> str:
         """How a cell is written in messages for this frame."""
@@ -358,13 +361,13 @@ class RobotMasterGame:
         """Every cell the next card may go on, sorted by x then y; empty once finished."""
         if self.finished:
             return []
-        occupied = self._cells
-        found: set[Cell] = set()
-        for cell in occupied:
-            for n in cell.neighbours():
-                if n not in occupied and self._inside(n):
+        occupied = self._values
+        found: set[tuple[int, int]] = set()
+        for x, y in occupied:
+            for n in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+                if n not in occupied and self._inside(Cell(*n)):
                     found.add(n)
-        return sorted(found)
+        return [Cell(x, y) for x, y in sorted(found)]
 
     def grid(self) -> list[list[int | None]]:
         """The table as 5x5, top row (row 5) first; None marks an empty cell.
@@ -373,8 +376,8 @@ class RobotMasterGame:
         """
         dx, dy = self._to_fixed()
         out: list[list[int | None]] = [[None] * SIZE for _ in range(SIZE)]
-        for cell, value in self._cells.items():
-            out[SIZE - 1 - (cell.y + dy)][cell.x + dx] = value
+        for (x, y), value in self._values.items():
+            out[SIZE - 1 - (y + dy)][x + dx] = value
         return out
 
     def line_scores(self) -> tuple[list[int], list[int]]:
@@ -382,9 +385,9 @@ class RobotMasterGame:
         rows: list[list[int]] = [[] for _ in range(SIZE)]
         columns: list[list[int]] = [[] for _ in range(SIZE)]
         dx, dy = self._to_fixed()
-        for cell, value in self._cells.items():
-            rows[SIZE - 1 - (cell.y + dy)].append(value)
-            columns[cell.x + dx].append(value)
+        for (x, y), value in self._values.items():
+            rows[SIZE - 1 - (y + dy)].append(value)
+            columns[x + dx].append(value)
         return [line_score(r) for r in rows], [line_score(c) for c in columns]
 
     def outcome(self) -> Outcome:
@@ -400,9 +403,9 @@ class RobotMasterGame:
 
         Checks in this order: game over, turn, card value, seventh card, frame, filled, touching.
         """
-        if len(self._cells) == CELLS:
+        if len(self._values) == CELLS:
             raise GameOver("the game is over: all 25 cells hold a card")
-        if self._next is not None and side is not self._next:
+        if self._next is not None and side != self._next:
             raise OutOfTurn(
                 f"it is {self.player(self._next)}'s turn ({self._next.value}), "
                 f"not {self.player(side)}'s"
@@ -415,7 +418,7 @@ class RobotMasterGame:
             if self.frame is Frame.FIXED:
                 raise IllegalPlacement(f"{cell.name} is outside the 5x5 frame")
             raise IllegalPlacement(f"{cell.describe_offset()} would stretch the cards beyond 5x5")
-        taken = self._taken
+        taken = self._values
         x, y = cell.x, cell.y
         if (x, y) in taken:
             raise IllegalPlacement(f"{self.describe(cell)} already holds a card")
@@ -429,14 +432,15 @@ class RobotMasterGame:
 
     def place(self, side: Side, cell: Cell, value: int) -> None:
         """Check, then lay the card down and pass the turn."""
+        if side.__class__ is not Side:
+            side = Side(side)  # a plain "rows" works too
         self.check_place(side, cell, value)
         self._apply(Placement(side, cell, value))
         self._next = side.other
 
     def _apply(self, placement: Placement) -> None:
         cell = placement.cell
-        self._cells[cell] = placement.value
-        self._taken.add((cell.x, cell.y))
+        self._values[(cell.x, cell.y)] = placement.value
         self._counts[placement.value] += 1
         self.placements.append(placement)
         box = self._box
@@ -470,8 +474,7 @@ class RobotMasterGame:
         other.frame = self.frame
         other.start = self.start
         other.placements = list(self.placements)
-        other._cells = dict(self._cells)
-        other._taken = set(self._taken)
+        other._values = dict(self._values)
         other._counts = list(self._counts)
         other._next = self._next
         other._box = list(self._box)
@@ -497,7 +500,7 @@ class RobotMasterGame:
     def __repr__(self) -> str:
         return (
             f"RobotMasterGame({self.rows_player!r}, {self.columns_player!r}, "
-            f"frame={self.frame.value}, cards={len(self._cells)}, to_move={self.to_move})"
+            f"frame={self.frame.value}, cards={len(self._values)}, to_move={self.to_move})"
         )
 
 
