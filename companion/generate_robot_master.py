@@ -54,3 +54,13 @@ def random_record(
 ) -> dict[str, Any]:
     """A valid record in the moves form (see :func:`random_game`)."""
     return to_record(random_game(rng, frame, moves))
+
+
+def random_records(
+    count: int, seed: int = 0, frame: Frame | None = Frame.FIXED
+) -> list[dict[str, Any]]:
+    """``count`` full-game records from one seed (for the benchmark); ``frame=None`` alternates
+    fixed and floating."""
+    rng = random.Random(seed)
+    frames = (Frame.FIXED, Frame.FLOATING)
+    return [random_record(rng, frames[i % 2] if frame is None else frame) for i in range(count)]
