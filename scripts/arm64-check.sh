@@ -9,7 +9,11 @@
 # reinstalls the package and runs the tests again.
 #
 #   sudo scripts/arm64-check.sh [--suite bookworm|trixie] [--root-dir DIR] [--mirror URL]
-#                               [--fresh] [--no-ui] [-- PYTEST-ARGS...]
+#                               [--fresh] [--no-ui] [--no-installer] [-- PYTEST-ARGS...]
+#
+# Then it runs systemd/install.sh for real inside the root (apt, the service account, the venv in
+# /opt, the unit enabled), checks the installed command, runs the installer a second time
+# (nothing must change) and uninstalls (the state directory must stay); --no-installer skips it.
 #
 # The ui extra (Kivy's arm64 wheel) is installed too, to prove it resolves, but the UI tests (which
 # need a display) are not run; --no-ui leaves Kivy out. The Debian mirror defaults to the one this
@@ -21,9 +25,10 @@ root_dir=/var/tmp/robo-companion-arm64
 mirror=""
 fresh=0
 extras="vision,hardware,ui,dev"
+run_installer=1
 pytest_args=()
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while (($#)); do
     case "$1" in
@@ -32,6 +37,7 @@ while (($#)); do
         --mirror) mirror=$2; shift 2 ;;
         --fresh) fresh=1; shift ;;
         --no-ui) extras="vision,hardware,dev"; shift ;;
+        --no-installer) run_installer=0; shift ;;
         -h|--help) usage; exit 0 ;;
         --) shift; pytest_args=("$@"); break ;;
         *) echo "arm64-check: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -113,9 +119,17 @@ bind /dev "$root_dir/dev"
 # The firmware tests run the board on a pseudo-terminal: the root needs its own devpts view.
 bind /dev/pts "$root_dir/dev/pts"
 cp -L /etc/resolv.conf "$root_dir/etc/resolv.conf"
+# This machine's CA bundle, so pip in the root trusts what the host trusts (e.g. a proxy's CA).
+host_ca=/etc/ssl/certs/ca-certificates.crt
+if [[ -r $host_ca ]]; then
+    cp -L "$host_ca" "$root_dir/etc/ssl/certs/host-ca-certificates.crt"
+    pip_cert=/etc/ssl/certs/host-ca-certificates.crt
+else
+    pip_cert=/etc/ssl/certs/ca-certificates.crt
+fi
 
 in_root() { chroot "$root_dir" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin \
-    LANG=C.UTF-8 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_DEFAULT_TIMEOUT=180 "$@"; }
+    LANG=C.UTF-8 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_DEFAULT_TIMEOUT=180 PIP_CERT="$pip_cert" "$@"; }
 
 arch=$(in_root uname -m)
 [[ $arch == aarch64 ]] || die "the root reports machine '$arch', expected aarch64"
@@ -157,5 +171,47 @@ elif ((status == 5)); then
     status=0
 else
     log "FAILED: pytest exit $status on arm64 ($suite) after ${elapsed}s"
+fi
+
+# --- 5. the installer, for real, inside the root ------------------------------------------------
+installer_check() {
+    local out
+    # Raspberry Pi OS always has systemd; the minimal root does not.
+    if ! in_root sh -c 'command -v systemctl' >/dev/null; then
+        log "installing systemd into the root (the installer enables the unit with systemctl)"
+        in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            systemd >/dev/null || return 1
+    fi
+    log "installer: first run (apt, account, venv, pip, config, unit)"
+    in_root bash /src/robo-companion/systemd/install.sh || return 1
+    [[ -L $root_dir/etc/systemd/system/multi-user.target.wants/robo-companion.service ]] \
+        || { log "installer: the unit is not enabled"; return 1; }
+    in_root /opt/robo-companion/bin/robo-companion config check \
+        --file /etc/robo-companion/config.toml || return 1
+    log "installer: robo-companion doctor --service inside the root (no screen, camera, board)"
+    set +e
+    in_root /opt/robo-companion/bin/robo-companion doctor -- --service --timeout 3
+    log "installer: doctor exit status $? (1 expected: no screen here)"
+    set -e
+    log "installer: second run (must change nothing)"
+    out=$(in_root bash /src/robo-companion/systemd/install.sh) || return 1
+    printf '%s\n' "$out" | sed 's/^/    /'
+    grep -q '^Nothing to do' <<<"$out" || { log "installer: the second run changed something"; return 1; }
+    log "installer: uninstall (the game history must stay)"
+    mkdir -p "$root_dir/var/lib/robo-companion"
+    echo "history" >"$root_dir/var/lib/robo-companion/keep-me"
+    in_root bash /src/robo-companion/systemd/install.sh --uninstall || return 1
+    [[ -f $root_dir/var/lib/robo-companion/keep-me && ! -e $root_dir/opt/robo-companion ]] \
+        || { log "installer: uninstall removed the history or left /opt"; return 1; }
+    rm -rf "$root_dir/var/lib/robo-companion"
+}
+if ((run_installer)); then
+    if installer_check; then
+        log "PASSED: install.sh installs, is idempotent and uninstalls on arm64 ($suite)"
+    else
+        log "FAILED: install.sh inside the arm64 root"
+        status=1
+    fi
+    log "total ${elapsed}s for the tests, $(($(date +%s) - started))s with the installer"
 fi
 exit "$status"

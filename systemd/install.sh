@@ -134,39 +134,56 @@ source_digest() {
 }
 
 # --- install ----------------------------------------------------------------------------------
-do_packages() {
-    step "OS packages"
-    local codename spec pkg
-    local -a missing=()
-    codename=$(os_codename)
-    case "$codename" in
-        bookworm|trixie) ok "Raspberry Pi OS / Debian $codename" ;;
-        *) warn "this is '$codename', not Bookworm or Trixie: continuing, but untested" ;;
-    esac
+# Fills the global `missing` with the packages to install; with "report", warns about the
+# Raspberry Pi OS packages this OS does not offer.
+missing=()
+resolve_packages() {
+    local spec pkg report=${1:-}
+    missing=()
     for spec in "${PACKAGES_REQUIRED[@]}"; do
         pkg=$(pick_package "$spec")
-        if [[ -z $pkg ]]; then
-            # Maybe the package lists are simply empty (fresh image): apt-get update then decides.
-            pkg=${spec%%|*}
-        fi
+        # Nothing known by any name: the package lists are stale; apt-get update then decides.
+        [[ -n $pkg ]] || pkg=${spec%%|*}
         package_installed "$pkg" || missing+=("$pkg")
     done
     for pkg in "${PACKAGES_OPTIONAL[@]}"; do
         if package_installed "$pkg"; then continue; fi
         if package_known "$pkg"; then
             missing+=("$pkg")
-        else
+        elif [[ $report == report ]]; then
             local without="no siren board on the GPIO header (a USB board still works)"
             [[ $pkg == python3-picamera2 ]] && without="no Pi camera (a USB camera still works)"
             warn "$pkg is not offered by this OS (it comes from Raspberry Pi OS's repository):" \
                 "skipped, so $without"
         fi
     done
+}
+
+apt_lists_empty() { ! compgen -G "$(r /var/lib/apt/lists)/*_Packages*" >/dev/null; }
+
+do_packages() {
+    step "OS packages"
+    local codename updated=0
+    codename=$(os_codename)
+    case "$codename" in
+        bookworm|trixie) ok "Raspberry Pi OS / Debian $codename" ;;
+        *) warn "this is '$codename', not Bookworm or Trixie: continuing, but untested" ;;
+    esac
+    if apt_lists_empty; then
+        # A fresh image: without package lists nothing can be found or installed.
+        run apt-get update
+        updated=1
+    fi
+    resolve_packages report
     if ((${#missing[@]} == 0)); then
         ok "all installed"
         return
     fi
-    run apt-get update
+    if ((updated == 0)); then
+        run apt-get update
+        # Fresh lists may offer names (Trixie's renamed libraries, the Pi packages) the old did not.
+        ((dry_run)) || resolve_packages
+    fi
     run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
@@ -277,8 +294,11 @@ do_udev() {
     fi
     if install_file 644 "$rule" "$UDEV_RULE"; then
         if [[ -z $root ]]; then
-            run udevadm control --reload-rules
-            run udevadm trigger --subsystem-match=tty --action=add
+            # Without a running udevd (a chroot, an image build) the rule applies at next boot.
+            if ! { run udevadm control --reload-rules \
+                    && run udevadm trigger --subsystem-match=tty --action=add; }; then
+                warn "udev did not reload; the rule applies after a reboot"
+            fi
         fi
     fi
 }
@@ -288,7 +308,7 @@ do_unit() {
     local changed=0
     install_file 644 "$src/systemd/$APP.service" "$UNIT" && changed=1
     if ((changed)) && [[ -z $root ]]; then
-        run systemctl daemon-reload
+        run systemctl daemon-reload || warn "systemd did not reload; reboot to pick up the unit"
     fi
     if "${systemctl_root[@]}" is-enabled --quiet "$APP.service" 2>/dev/null; then
         ok "enabled"
@@ -298,7 +318,8 @@ do_unit() {
     if [[ -z $root ]] && ((changes)); then
         # An update takes effect now if the app is running; a first install starts at next boot
         # (or with systemctl start), so the installer never grabs the screen by surprise.
-        run systemctl try-restart "$APP.service"
+        run systemctl try-restart "$APP.service" \
+            || warn "the app did not restart; see: journalctl -u $APP -b"
     fi
     if [[ -z $root ]] && systemctl is-enabled --quiet display-manager.service 2>/dev/null; then
         warn "a desktop starts at boot and holds the display: the kiosk needs the console." \

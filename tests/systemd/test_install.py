@@ -65,6 +65,9 @@ class FakeSystem:
             f'PRETTY_NAME="Debian GNU/Linux"\nID=debian\nVERSION_CODENAME={codename}\n'
         )
         (self.root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+        lists = self.root / "var/lib/apt/lists"
+        lists.mkdir(parents=True)
+        (lists / f"mirror_debian_dists_{codename}_main_binary-arm64_Packages").write_text("")
         # A Pi has gpio; a plain Debian lacks it and render/input may be missing too.
         (self.root / "etc/group").write_text(
             "root:x:0:\nvideo:x:44:\ndialout:x:20:\nrender:x:105:\ninput:x:104:\n"
