@@ -113,7 +113,13 @@ def check_config(path: Path | None) -> tuple[Check, Config]:
 def check_journal(path: Path) -> Check:
     """The game history. Validated on a copy: the doctor never writes the live file."""
     details: dict[str, Any] = {"path": str(path)}
-    if not path.exists():
+    try:
+        present = path.exists()
+    except PermissionError:
+        # e.g. /var/lib/robo-companion is closed to other accounts (mode 0750)
+        return Check("journal", "unknown", f"This account cannot look into {path.parent}.",
+                     _sudo_fix(), details)
+    if not present:
         parent = _existing_parent(path)
         if parent != path.parent and not os.access(parent, os.W_OK):
             return Check("journal", "unknown",
@@ -481,7 +487,12 @@ def _readable_input_devices(dev: Path) -> int:
 
 
 def _existing_parent(path: Path) -> Path:
-    while not path.exists() and path.parent != path:
+    while path.parent != path:
+        try:
+            if path.exists():
+                break
+        except PermissionError:
+            pass  # a folder we may not look into: measure its parent instead
         path = path.parent
     return path
 

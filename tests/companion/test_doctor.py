@@ -108,6 +108,23 @@ def test_no_journal_yet_is_fine(tmp_path: Path) -> None:
     assert not (tmp_path / "state").exists()  # the doctor creates nothing
 
 
+def test_journal_in_a_folder_closed_to_this_account(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # /var/lib/robo-companion is 0750: a person running the doctor without sudo cannot look in.
+    closed = tmp_path / "state"
+    real_exists = Path.exists
+
+    def exists(self: Path, **kwargs: object) -> bool:
+        if self.is_relative_to(closed) and self != closed:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_exists(self)
+
+    monkeypatch.setattr(Path, "exists", exists)
+    check = doctor.check_journal(closed / "journal.sqlite3")
+    assert check.status == "unknown" and "sudo" in check.fix
+    assert doctor.check_disk(closed / "journal.sqlite3").status in ("ok", "warning", "problem")
+
+
 def test_journal_path_that_is_a_folder(tmp_path: Path) -> None:
     (tmp_path / "journal.sqlite3").mkdir()
     assert doctor.check_journal(tmp_path / "journal.sqlite3").status == "problem"
