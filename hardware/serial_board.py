@@ -487,7 +487,9 @@ class SerialBoard:
             if info is not None and not self._hello.is_set():
                 self._on_hello(info)
         elif kind == protocol.BOARD_HEARTBEAT:
-            pass
+            if len(body) >= 4 and self._ready:
+                (boot_id,) = struct.unpack(">I", body[:4])
+                self._check_boot(boot_id)
         else:
             self.count("unknown")
 
@@ -511,8 +513,19 @@ class SerialBoard:
                 self._ready = True
         self._hello.set()
 
+    def _check_boot(self, boot_id: int) -> bool:
+        """False (and a fresh handshake) when the board restarted behind an open port."""
+        if boot_id == self._boot_id:
+            return True
+        self.last_error = "the board restarted"
+        self._ready = False
+        self._lost.set()
+        return False
+
     def _on_press(self, body: bytes) -> None:
-        seq, station, board_us, window, verdict = struct.unpack(protocol.PRESS_BODY, body)
+        boot_id, seq, station, board_us, window, verdict = struct.unpack(protocol.PRESS_BODY, body)
+        if not self._check_boot(boot_id):
+            return
         press = SirenPress(station, board_us, verdict == protocol.IN_WINDOW, window, seq)
         ahead = seq_after(seq, self._next_press)
         self._ack_due = True

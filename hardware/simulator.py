@@ -300,10 +300,18 @@ class SimulatedBoard:
                 self._serial.close()
                 self._serial = None
 
-    def power_cycle(self) -> None:
-        """Start the firmware afresh (a new boot id; anything not yet acknowledged is gone)."""
+    def power_cycle(self, *, replug: bool = True) -> None:
+        """Start the firmware afresh (a new boot id; anything not yet acknowledged is gone).
+
+        A real Pico leaves USB while it restarts (``replug=True``); ``replug=False`` restarts
+        it behind an open port, as a watchdog reset seen through a USB hub might.
+        """
+        if replug:
+            self.unplug()
         with self._lock:
             self.board = self._new_board()
+        if replug:
+            self.plug()
         self._wake()
 
     def close(self) -> None:
@@ -370,6 +378,11 @@ class SimulatedBoard:
                 level ^= 1
                 self.clock.advance(gap)
         self._wake()
+
+    def edges_waiting(self) -> int:
+        """Button edges the firmware has not taken from its interrupt buffer yet."""
+        board = self.board
+        return (board._edge_head - board._edge_tail) % len(board._edge_ticks)
 
     def light_level(self, station: int) -> int:
         """The station light's brightness now, 0..65535."""

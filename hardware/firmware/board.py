@@ -57,6 +57,7 @@ class Board:
         self.next_press_seq = 1
         self.tx_seq = 0
         self.overflow = 0
+        self.edges_lost = 0
         self.stopped = False
         self.last_rx_us = -1  # -1: never heard from the Pi since boot
         self.last_hb_us = -(1 << 62)
@@ -76,7 +77,9 @@ class Board:
         head = self._edge_head
         nxt = (head + 1) % EDGE_SLOTS
         if nxt == self._edge_tail:
-            return  # full: only possible in a storm of bounce, which debounce would drop anyway
+            # Full: only in a storm of bounce (debounce would drop it anyway) or a stalled loop.
+            self.edges_lost += 1
+            return
         self._edge_station[head] = station
         self._edge_level[head] = 1 if pressed else 0
         self._edge_ticks[head] = ticks
@@ -103,6 +106,7 @@ class Board:
                 protocol.BOARD_HEARTBEAT,
                 _pack(
                     protocol.BOARD_HEARTBEAT_BODY,
+                    self.boot_id,
                     now,
                     min(len(self.pending), 255),
                     self.decoder.dropped & 0xFFFF,
@@ -150,7 +154,7 @@ class Board:
 
     def _send_press(self, entry: list[int]) -> None:
         seq, station, t_us, window_id, verdict, _ = entry
-        body = _pack(protocol.PRESS_BODY, seq, station, t_us, window_id, verdict)
+        body = _pack(protocol.PRESS_BODY, self.boot_id, seq, station, t_us, window_id, verdict)
         self._send(protocol.PRESS, body)
 
     def _resend(self, now: int) -> None:

@@ -81,9 +81,9 @@ CLOSE_WINDOW_BODY = ">H"  # window id
 SET_LIGHT_BODY = ">BBH"  # station (0xFF = all), pattern, countdown length ms
 ACK_PRESS_BODY = ">II"  # boot id, every press with seq <= this is delivered
 HELLO_REPLY_HEAD = ">BBIIHBQ"  # version, stations, boot id, next press seq, window, open, board us
-BOARD_HEARTBEAT_BODY = ">QBHH"  # board us, presses waiting for an ack, frames dropped, overflow
+BOARD_HEARTBEAT_BODY = ">IQBHH"  # boot id, board us, presses unacknowledged, dropped, overflow
 ACK_BODY = ">HBQ"  # the acknowledged frame's seq, status, board us when it took effect
-PRESS_BODY = ">IBQHB"  # press seq, station, board us, window id, verdict
+PRESS_BODY = ">IIBQHB"  # boot id, press seq, station, board us, window id, verdict
 
 
 def _crc_table() -> list[int]:

@@ -175,11 +175,11 @@ def test_presses_are_resent_until_acknowledged() -> None:
     hello(line, board)
     board.on_edge(1, True, now[0] & ticks.MASK)
     board.step()
-    assert [p[:2] for p in presses(line)] == [(1, 1)]
+    assert [p[1:3] for p in presses(line)] == [(1, 1)]
     now[0] += 150_000
     line.send(protocol.HEARTBEAT, 2)
     board.step()
-    assert [p[:2] for p in presses(line)] == [(1, 1)]  # re-sent: no ack yet
+    assert [p[1:3] for p in presses(line)] == [(1, 1)]  # re-sent: no ack yet
     line.send(protocol.ACK_PRESS, 3, struct.pack(protocol.ACK_PRESS_BODY, 12345, 1))
     now[0] += 150_000
     board.step()
@@ -200,7 +200,7 @@ def test_a_new_host_gets_the_unacknowledged_presses_at_hello() -> None:
     presses(line)  # sent into the void: no one was listening
     _, _, _, next_press, *_ = hello(line, board)
     assert next_press == 1
-    assert [(p[0], p[1]) for p in presses(line)] == [(1, 0), (2, 2)]
+    assert [(p[1], p[2]) for p in presses(line)] == [(1, 0), (2, 2)]
 
 
 def test_accepted_press_lights_the_station_without_the_host() -> None:
@@ -214,8 +214,8 @@ def test_accepted_press_lights_the_station_without_the_host() -> None:
     board.on_edge(1, True, now[0] & ticks.MASK)
     board.step()
     (first, second) = presses(line)
-    assert first[1] == 0 and first[3:] == (4, protocol.IN_WINDOW)
-    assert second[1] == 1 and second[4] == protocol.NO_WINDOW
+    assert first[2] == 0 and first[4:] == (4, protocol.IN_WINDOW)
+    assert second[2] == 1 and second[5] == protocol.NO_WINDOW
     assert lamps.levels[0] == lights.FULL and lamps.levels[1] == 0
 
 
