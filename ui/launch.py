@@ -1,0 +1,168 @@
+"""``robo-companion demo [...]`` and ``robo-companion run [...]``: start the touchscreen app.
+
+``main(argv)`` gets argv[0] == "demo" or "run" (see companion.cli.DELEGATED). Kivy's environment
+is set here, before Kivy is imported, so Kivy neither parses our arguments nor writes outside the
+state directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="robo-companion demo|run",
+                                description="The touchscreen app for Robo Factory and Robot Master.")
+    p.add_argument("--autoplay", action="store_true",
+                   help="demo: play a scripted Robo Factory game and a Robot Master game, then exit")
+    p.add_argument("--screenshots", metavar="DIR",
+                   help="with --autoplay: save a PNG of every screen state in DIR")
+    p.add_argument("--fullscreen", action="store_true", default=None, help="fill the screen")
+    p.add_argument("--window", dest="fullscreen", action="store_false",
+                   help="a window (800x480), whatever the config says")
+    p.add_argument("--language", choices=["en", "nl", "de"], help="start in this language")
+    return p
+
+
+def prepare_kivy(fullscreen: bool, *, quiet: bool = True) -> None:
+    """Set Kivy's environment and window; must run before anything imports kivy."""
+    from companion.config import state_dir
+
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    if quiet:
+        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # not xsel/xclip: the Pi kiosk has neither
+    # Kivy's own chatter (audio devices, config upgrades) is not for the table; ours is.
+    logging.getLogger("kivy").setLevel(logging.CRITICAL + 1 if quiet else logging.INFO)
+    logging.basicConfig(level=logging.WARNING, format="robo-companion: %(message)s")
+    kivy_home = state_dir() / "kivy"
+    try:
+        kivy_home.mkdir(parents=True, exist_ok=True)
+        os.environ.setdefault("KIVY_HOME", str(kivy_home))
+    except OSError:
+        pass
+    from kivy.config import Config as KivyConfig
+
+    KivyConfig.set("graphics", "width", "800")
+    KivyConfig.set("graphics", "height", "480")
+    KivyConfig.set("graphics", "resizable", "1")
+    KivyConfig.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    KivyConfig.set("graphics", "show_cursor", "0" if fullscreen else "1")
+    KivyConfig.set("kivy", "exit_on_escape", "0" if fullscreen else "1")
+    # A touch screen without a keyboard: names are typed on Kivy's own keyboard.
+    KivyConfig.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "system")
+    KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
+
+
+def main(argv: list[str]) -> int:
+    mode = argv[0] if argv and argv[0] in ("demo", "run") else "demo"
+    args = parser().parse_args(argv[1:] if argv and argv[0] in ("demo", "run") else argv)
+    demo = mode == "demo"
+    if args.autoplay and not demo:
+        print("robo-companion: --autoplay is for the demo only", file=sys.stderr)
+        return 2
+    if args.screenshots and not args.autoplay:
+        print("robo-companion: --screenshots needs --autoplay", file=sys.stderr)
+        return 2
+
+    from companion import config as config_module
+    from companion.errors import CompanionError
+
+    try:
+        config = config_module.load()
+    except CompanionError as exc:
+        print(f"robo-companion: {exc}", file=sys.stderr)
+        return 2
+    if args.language:
+        import dataclasses
+
+        config = dataclasses.replace(
+            config, game=dataclasses.replace(config.game, language=args.language))
+    fullscreen = config.ui.fullscreen if args.fullscreen is None else args.fullscreen
+    if args.autoplay:
+        fullscreen = False
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") and not _has_kms():
+        print("robo-companion: no display found (set DISPLAY, or run under xvfb-run)",
+              file=sys.stderr)
+        return 3
+    prepare_kivy(fullscreen)
+    try:
+        wired = build_wired(config, demo=demo, autoplay=args.autoplay)
+    except CompanionError as exc:
+        print(f"robo-companion: {exc}", file=sys.stderr)
+        return 2
+    return run_app(wired, demo=demo, run=not demo, autoplay=args.autoplay,
+                   screenshots=Path(args.screenshots) if args.screenshots else None)
+
+
+def _has_kms() -> bool:
+    # The Pi's kiosk runs Kivy on SDL2's KMS/DRM backend without X.
+    return os.environ.get("SDL_VIDEODRIVER") == "kmsdrm"
+
+
+def build_wired(config: Any, *, demo: bool, autoplay: bool = False) -> Any:
+    """The service and adapters; in the demo the core's fakes stand in for what is missing."""
+    from companion import wiring
+    from companion.fakes import FakeCamera, FakeSirenBoard, RandomDice
+
+    wired = wiring.build(config, demo=demo)
+    wired.fake_camera = None
+    if demo:
+        if wired.service.board is None:
+            board = FakeSirenBoard()
+            wired.service.board = board
+            wired.simulator = board
+            wired.problems = [p for p in wired.problems if "siren" not in p.lower()]
+        if wired.staged_camera is None:
+            camera = FakeCamera()
+            wired.service.camera = camera
+            wired.fake_camera = camera
+            wired.problems = [p for p in wired.problems if "camera" not in p.lower()]
+        if autoplay:
+            wired.service.dice = RandomDice(5)  # the same game every time
+    return wired
+
+
+def run_app(wired: Any, *, demo: bool, run: bool, autoplay: bool = False,
+            screenshots: Path | None = None, on_first_frame: Any = None) -> int:
+    from companion import systemd_notify
+    from ui.app import CompanionApp
+
+    def first_frame() -> None:
+        systemd_notify.ready("the table is ready")
+        if on_first_frame is not None:
+            on_first_frame()
+
+    app = CompanionApp(wired, demo=demo, run=run, on_first_frame=first_frame)
+    interval = systemd_notify.watchdog_interval()
+    if interval:
+        from kivy.clock import Clock
+
+        Clock.schedule_interval(lambda _dt: systemd_notify.watchdog(), interval / 2)
+    player = None
+    if autoplay:
+        from ui.autoplay import Autoplay
+
+        player = Autoplay(app, screenshots)
+        player.install()
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        systemd_notify.stopping()
+    if player is not None:
+        if player.error:
+            print(f"robo-companion: the autoplay stopped: {player.error}", file=sys.stderr)
+            return 1
+        print(f"autoplay: {player.shots} screenshots, {player.steps} steps")
+    return 0

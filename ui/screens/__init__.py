@@ -1,0 +1,1 @@
+"""The screens: one ``.kv`` file and one small class each (see :mod:`ui.app`)."""
