@@ -86,7 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(args_list)
+    if args_list and args_list[0] in DELEGATED:
+        # argparse's REMAINDER drops leading options ("demo --autoplay"): hand them over whole.
+        args = parser.parse_args(args_list[:1])
+        args.args = args_list[1:]
+    else:
+        args = parser.parse_args(args_list)
     try:
         return _dispatch(parser, args, args_list)
     except CompanionError as exc:
