@@ -32,6 +32,7 @@ import pwd
 import shutil
 import sys
 import tempfile
+import textwrap
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -401,16 +402,25 @@ def build_context(mode: str, timeout: float, environ: dict[str, str] | None = No
     return ctx, config_check
 
 
-def format_human(checks: Sequence[Check], ctx: Context) -> str:
+def format_human(checks: Sequence[Check], ctx: Context, columns: int | None = None) -> str:
     who = (f"as the kiosk service sees it (account {SERVICE_USER})" if ctx.mode == "service"
            else f"for the account {_user_name()}")
     lines = [f"robo-companion doctor, {who}", ""]
     width = max(len(c.name) for c in checks)
+    if columns is None:
+        columns = min(shutil.get_terminal_size((100, 24)).columns, 110)
+    hanging = " " * (2 + 8 + 1 + width + 2)
+    text_width = max(columns, len(hanging) + 30)
+
+    def wrapped(first: str, text: str) -> list[str]:
+        return textwrap.wrap(text, text_width, initial_indent=first, subsequent_indent=hanging,
+                             break_on_hyphens=False, break_long_words=False)
+
     for c in checks:
         label = {"ok": "ok", "warning": "warning", "problem": "PROBLEM", "unknown": "?"}[c.status]
-        lines.append(f"  {label:<8} {c.name:<{width}}  {c.message}")
+        lines.extend(wrapped(f"  {label:<8} {c.name:<{width}}  ", c.message))
         if c.fix:
-            lines.append(f"  {'':<8} {'':<{width}}  fix: {c.fix}")
+            lines.extend(wrapped(hanging + "fix: ", c.fix))
     problems = sum(c.status == "problem" for c in checks)
     warnings = sum(c.status in ("warning", "unknown") for c in checks)
     lines.append("")
