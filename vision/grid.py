@@ -1,0 +1,242 @@
+"""Reading the Robot Master play area: the card value (0..5) or nothing in each of 25 cells.
+
+The play-area markers 42..45 (clockwise from top-left) give a homography; the 5x5 area is warped
+to canonical cells. Where the area lies inside the markers, and what each value's card looks like,
+is learnt from the user's own labelled grids during calibration: each cell is compared with the
+calibration's cells (shifted and turned copies included) and takes the nearest example's value,
+but only when that example is clearly nearer than any example of another value and near enough
+to be like anything seen at all (a hand over the cell is not).
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.ports import GridObservation
+from vision import markers
+from vision.errors import NoPlayAreaFound
+from vision.thresholds import section
+
+Region = tuple[int, int, int, int]
+EMPTY = 6  # class index of an empty cell
+Grid = list[list[int | None]]
+
+
+def _cell_size() -> tuple[int, int]:
+    cfg = section("grid")
+    return int(cfg["cell_width"]), int(cfg["cell_height"])
+
+
+def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
+                  turned: bool = False) -> np.ndarray:
+    """Features of the 25 cells of a rectified area, top row first: (25, n).
+
+    Shape is a histogram of oriented gradients (8x8-pixel cells, 9 unsigned orientations,
+    2x2-cell blocks each normalised; OpenCV 5 no longer ships one); colour is each cell's mean
+    and spread on its own brightest paper. ``turned`` reads the cells turned by 180 degrees.
+    """
+    w, h = _cell_size()
+    img = area[margin + dy:margin + dy + 5 * h, margin + dx:margin + dx + 5 * w]
+    if turned:
+        img = cv2.rotate(img, cv2.ROTATE_180)
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1)
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1)
+    mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    pos = (ang % 180.0) / 20.0
+    lo = np.floor(pos).astype(np.int64) % 9
+    frac = pos - np.floor(pos)
+    hc, wc = h // 8, w // 8
+    hist = np.zeros((5 * hc, 5 * wc, 9), np.float32)
+    for b in range(9):
+        # each pixel votes into its two nearest orientations
+        m = np.where(lo == b, mag * (1 - frac), 0) + np.where((lo + 1) % 9 == b, mag * frac, 0)
+        hist[..., b] = m.reshape(5 * hc, 8, 5 * wc, 8).sum(axis=(1, 3))
+    hist = hist.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
+    blocks = np.concatenate([hist[:, :, i:i + 2, j:j + 2].reshape(5, 5, -1)[..., None, :]
+                             for i in range(hc - 1) for j in range(wc - 1)], axis=2)
+    blocks /= np.linalg.norm(blocks, axis=-1, keepdims=True) + 1e-3
+    shape = blocks.reshape(25, -1)
+    shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
+    px = img.reshape(5, h, 5, w, 3).transpose(0, 2, 1, 3, 4).reshape(25, -1, 3)
+    px = px.astype(np.float32)
+    white = np.maximum(np.sort(px[..., 1], axis=1)[:, int(0.95 * px.shape[1])], 8.0)[:, None]
+    colour = np.concatenate([px.mean(axis=1) / white, px[..., 1].std(axis=1)[:, None] / white],
+                            axis=1)
+    weight = float(section("grid")["colour_weight"])
+    return np.concatenate([shape, colour * weight / 4], axis=1).astype(np.float32)
+
+
+@dataclass
+class GridLook:
+    """What calibration learnt about the user's play area and cards."""
+
+    inset: tuple[float, float] = (0.0, 0.0)
+    features: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
+    classes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    max_distance: float = 0.0
+
+    @property
+    def learnt(self) -> bool:
+        return len(self.classes) > 0
+
+    def to_json(self) -> dict[str, Any]:
+        f16 = self.features.astype(np.float16)
+        return {"inset": list(self.inset), "max_distance": self.max_distance,
+                "shape": list(f16.shape), "classes": self.classes.tolist(),
+                "features": base64.b64encode(f16.tobytes()).decode("ascii")}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GridLook:
+        raw = base64.b64decode(data["features"])
+        features = np.frombuffer(raw, np.float16).reshape(data["shape"]).astype(np.float32)
+        return cls((float(data["inset"][0]), float(data["inset"][1])), features,
+                   np.array(data["classes"], np.int64), float(data["max_distance"]))
+
+
+def find_area(image: np.ndarray) -> np.ndarray:
+    """The four play-area marker centres (4x2), clockwise from top-left. With one marker hidden
+    (a hand), the fourth corner is completed as a parallelogram."""
+    found = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)
+    centres = {m - markers.PLAY_AREA_IDS[0]: q.mean(axis=0) for m, q in found.items()}
+    if len(centres) < 3:
+        raise NoPlayAreaFound("the play area's corner markers are not in view")
+    if len(centres) == 3:
+        (missing,) = set(range(4)) - set(centres)
+        opposite = (missing + 2) % 4
+        centres[missing] = centres[(missing + 1) % 4] + centres[(missing + 3) % 4] \
+            - centres[opposite]
+    return np.stack([centres[i] for i in range(4)]).astype(np.float32)
+
+
+def rectify(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
+            margin: int = 4) -> np.ndarray:
+    """The 5x5 area warped to canonical cells, with ``margin`` pixels around (for shifts)."""
+    w, h = _cell_size()
+    ax, ay = inset
+    # the area inside the marker quad, in the quad's own 0..1 coordinates
+    unit = np.array([[ax, ay], [1 - ax, ay], [1 - ax, 1 - ay], [ax, 1 - ay]], np.float32)
+    H_quad = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32), corners)
+    area = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), H_quad).reshape(4, 2)
+    dst = np.array([[margin, margin], [margin + 5 * w, margin], [margin + 5 * w, margin + 5 * h],
+                    [margin, margin + 5 * h]], np.float32)
+    H = cv2.getPerspectiveTransform(area.astype(np.float32), dst)
+    return cv2.warpPerspective(image, H, (5 * w + 2 * margin, 5 * h + 2 * margin),
+                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.sqrt(np.maximum((a**2).sum(1)[:, None] + (b**2).sum(1)[None, :] - 2 * a @ b.T, 0))
+
+
+def classify(look: GridLook, feats: np.ndarray) -> tuple[list[int | None], list[float]]:
+    """Per cell: value (None = empty or declined) and confidence (0 = declined)."""
+    cfg = section("grid")
+    d = _distances(feats, look.features)
+    values: list[int | None] = []
+    confidences: list[float] = []
+    for row in d:
+        best = int(row.argmin())
+        cls_ = int(look.classes[best])
+        others = row[look.classes != cls_]
+        runner_up = float(others.min()) if len(others) else np.inf
+        confidence = 1.0 - float(row[best]) / max(runner_up, 1e-6)
+        if confidence < cfg["min_confidence"] or row[best] > look.max_distance:
+            values.append(None)
+            confidences.append(0.0)
+        else:
+            values.append(None if cls_ == EMPTY else cls_)
+            confidences.append(round(min(1.0, confidence), 3))
+    return values, confidences
+
+
+def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation, Region]:
+    corners = find_area(image)
+    if not look.learnt:
+        # without calibration nothing can be said about a cell; the app asks for every card
+        empty = tuple(tuple(None for _ in range(5)) for _ in range(5))
+        zero = tuple(tuple(0.0 for _ in range(5)) for _ in range(5))
+        values_t, conf_t = empty, zero
+    else:
+        area = rectify(image, corners, look.inset)
+        feats = area_features(area)
+        values, confs = classify(look, feats)
+        values_t = tuple(tuple(values[r * 5:(r + 1) * 5]) for r in range(5))
+        conf_t = tuple(tuple(confs[r * 5:(r + 1) * 5]) for r in range(5))
+    x0, y0 = np.maximum(corners.min(axis=0), 0)
+    x1, y1 = corners.max(axis=0)
+    return GridObservation(values_t, conf_t), (int(x0), int(y0), int(x1), int(y1))
+
+
+def read_grid(image: np.ndarray, look: GridLook) -> GridObservation:
+    """The cards on the play area. Raises :class:`NoPlayAreaFound` without its markers."""
+    return read_grid_region(image, look)[0]
+
+
+def _examples(areas: list[np.ndarray], grids: list[Grid], augment: bool
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    cfg = section("grid")
+    shifts = [int(s) for s in cfg["shifts"]] if augment else [0]
+    turns = [False, True] if augment and cfg["turned"] else [False]
+    feats, classes, owner = [], [], []
+    for n, (area, grid) in enumerate(zip(areas, grids, strict=True)):
+        labels = [EMPTY if v is None else int(v) for row in grid for v in row]
+        for dx in shifts:
+            for dy in shifts:
+                for turned in turns:
+                    feats.append(area_features(area, 4, dx, dy, turned))
+                    classes.extend(labels[::-1] if turned else labels)
+                    owner.extend([n] * 25)
+    return np.concatenate(feats), np.array(classes), np.array(owner)
+
+
+def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
+    """Learn the area's inset and each value's look from labelled images (image, grid)."""
+    cfg = section("grid")
+    found = []
+    for image, grid in examples:
+        try:
+            found.append((image, find_area(image), grid))
+        except NoPlayAreaFound:
+            continue
+    if not found:
+        return GridLook()
+    steps = np.arange(cfg["inset_from"], cfg["inset_to"] + 1e-6, cfg["inset_step"])
+
+    def score(inset: tuple[float, float]) -> float:
+        # how well cells of one image are told apart by the other images' cells
+        areas = [rectify(img, corners, inset) for img, corners, _ in found]
+        feats, classes, owner = _examples(areas, [g for _, _, g in found], augment=False)
+        d = _distances(feats, feats)
+        if len(found) > 1:
+            d[owner[:, None] == owner[None, :]] = np.inf
+        else:
+            np.fill_diagonal(d, np.inf)
+        same = np.where(classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
+        other = np.where(classes[:, None] != classes[None, :], d, np.inf).min(axis=1)
+        ok = np.isfinite(same) & np.isfinite(other)
+        if not ok.any():
+            return 0.0
+        return float(np.mean(other[ok] - same[ok]))
+
+    # x and y insets are searched one after the other, the first on a common guess
+    ay = float(max(steps, key=lambda a: score((a, a))))
+    ax = float(max(steps, key=lambda a: score((a, ay))))
+    ay = float(max(steps, key=lambda a: score((ax, a))))
+    areas = [rectify(img, corners, (ax, ay)) for img, corners, _ in found]
+    grids = [g for _, _, g in found]
+    feats, classes, _ = _examples(areas, grids, augment=True)
+    plain, plain_classes, _ = _examples(areas, grids, augment=False)
+    # the spread of the calibration's own cells: each unshifted cell's distance to its
+    # nearest shifted copy's neighbours of the same class
+    d = _distances(plain, feats)
+    d[d < 1e-6] = np.inf
+    same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
+    spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
+    return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]))

@@ -1,0 +1,166 @@
+"""Reading part tiles: which seats have their three tiles on lanes, and each lane's colour.
+
+Each tile carries marker ``3*seat + part``. The lane colour is read on rings around the marker,
+measured in marker sides so the reading does not depend on distance; the rings that show the lane
+(not the tile's own paper or the next lane) are learnt from the user's own boards during
+calibration. Colours are white-balanced against the marker's own white and black print, which
+cancels lamp colour, lighting gradients and shadows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.ports import RobotReading, TilesObservation
+from vision import markers
+from vision.colour import ColourModel
+from vision.errors import NoTilesFound
+from vision.thresholds import section
+
+Region = tuple[int, int, int, int]
+
+
+@dataclass
+class TilesLook:
+    """What calibration learnt about the user's boards."""
+
+    radii: list[float]
+    model: ColourModel
+
+    @classmethod
+    def default(cls, model: ColourModel) -> TilesLook:
+        lo, hi = section("tiles")["default_ring"]
+        return cls([float(r) for r in np.arange(lo, hi + 1e-6, 0.1)], model)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"radii": [round(r, 3) for r in self.radii], "model": self.model.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TilesLook:
+        return cls([float(r) for r in data["radii"]], ColourModel.from_json(data["model"]))
+
+
+def ring_samples(image: np.ndarray, quad: np.ndarray, radii: list[float] | np.ndarray,
+                 angles: int) -> np.ndarray:
+    """White-balanced colours on rings around a marker: (len(radii), angles, 3)."""
+    theta = np.linspace(0, 2 * math.pi, angles, endpoint=False)
+    r = np.asarray(radii, np.float32)[:, None]
+    local = np.stack([r * np.cos(theta), r * np.sin(theta)], axis=-1).astype(np.float32)
+    pts = cv2.perspectiveTransform(local.reshape(-1, 1, 2), markers.local_to_image(quad))
+    pts = pts.reshape(len(radii), angles, 2)
+    values = cv2.remap(image, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    white, black = markers.white_black(image, quad)
+    return markers.normalise(values, white, black)
+
+
+def read_part(image: np.ndarray, quad: np.ndarray, look: TilesLook) -> tuple[str | None, float]:
+    cfg = section("tiles")
+    samples = ring_samples(image, quad, look.radii, int(cfg["angles"])).reshape(-1, 3)
+    best, share, runner_up = look.model.vote(samples)
+    confidence = max(0.0, share - runner_up)
+    if best < 0 or share < cfg["min_share"] or confidence < cfg["min_confidence"]:
+        return None, confidence
+    return look.model.names[best], confidence
+
+
+def _all_parts(found: dict[int, np.ndarray]) -> bool:
+    seats = {m // 3 for m in found}
+    return all(markers.tile_id(s, p) in found for s in seats for p in range(3))
+
+
+def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservation, Region]:
+    found = markers.detect(image, markers.TILE_IDS, _all_parts)
+    if not found:
+        raise NoTilesFound("no part tiles are in view")
+    robots: dict[int, RobotReading] = {}
+    for seat in sorted({m // 3 for m in found}):
+        colours: list[str | None] = []
+        confidences: list[float] = []
+        for part in range(3):
+            quad = found.get(markers.tile_id(seat, part))
+            if quad is None:
+                colours.append(None)
+                confidences.append(0.0)
+                continue
+            colour, conf = read_part(image, quad, look)
+            colours.append(colour)
+            confidences.append(round(conf, 3))
+        parts = (confidences[0], confidences[1], confidences[2])
+        if all(c is not None for c in colours):
+            robot: str | None = "-".join(c for c in colours if c is not None)
+            robots[seat] = RobotReading(robot, min(parts), parts)
+        else:
+            robots[seat] = RobotReading(None, 0.0, parts)
+    pts = np.concatenate(list(found.values()))
+    pad = 2.5 * max(markers.side(q) for q in found.values())
+    x0, y0 = np.maximum(pts.min(axis=0) - pad, 0)
+    x1, y1 = pts.max(axis=0) + pad
+    return TilesObservation(robots), (int(x0), int(y0), int(x1), int(y1))
+
+
+def read_tiles(image: np.ndarray, look: TilesLook) -> TilesObservation:
+    """The robots on the boards. Raises :class:`NoTilesFound` when no tile is in view."""
+    return read_tiles_region(image, look)[0]
+
+
+def learn(examples: list[tuple[np.ndarray, dict[int, str]]], fallback: ColourModel) -> TilesLook:
+    """Learn the lane rings and lane colours from labelled images (image, {seat: robot})."""
+    cfg = section("tiles")
+    radii = np.arange(cfg["search_from"], cfg["search_to"] + 1e-6, cfg["search_step"])
+    angles = int(cfg["angles"])
+    names = fallback.names
+    rings: list[np.ndarray] = []  # (R, A, 3) per labelled tile
+    labels: list[int] = []
+    for image, robots in examples:
+        found = markers.detect(image, markers.TILE_IDS, _all_parts)
+        for seat, robot in robots.items():
+            for part, colour in enumerate(robot.split("-")):
+                quad = found.get(markers.tile_id(seat, part))
+                if quad is None or colour not in names:
+                    continue
+                rings.append(ring_samples(image, quad, radii, angles))
+                labels.append(names.index(colour))
+    if not rings:
+        return TilesLook.default(fallback)
+    data = np.stack(rings)  # (T, R, A, 3)
+    lab = np.array(labels)
+    medians = np.median(data, axis=2)  # (T, R, 3)
+    accuracy = np.zeros(len(radii))
+    for ri in range(len(radii)):
+        means = fallback.means.copy()
+        for k in range(len(names)):
+            if (lab == k).any():
+                means[k] = medians[lab == k, ri].mean(axis=0)
+        px = data[:, ri]  # (T, A, 3)
+        dist = np.linalg.norm(px[:, :, None, :] - means[None, None], axis=-1)
+        accuracy[ri] = float((dist.argmin(axis=-1) == lab[:, None]).mean())
+    best = int(accuracy.argmax())
+    keep = [best]
+    lo, hi = best, best
+    while len(keep) < int(cfg["max_rings"]):
+        options = [i for i in (lo - 1, hi + 1) if 0 <= i < len(radii)]
+        options = [i for i in options if accuracy[i] >= cfg["keep_within"] * accuracy[best]]
+        if not options:
+            break
+        pick = max(options, key=lambda i: accuracy[i])
+        keep.append(pick)
+        lo, hi = min(lo, pick), max(hi, pick)
+    chosen = sorted(keep)
+    # fit each colour on the ring pixels nearest their own label's mean (drops paper and seams)
+    samples: dict[str, np.ndarray] = {}
+    px = data[:, chosen].reshape(len(data), -1, 3)
+    means = np.stack([px[lab == k].reshape(-1, 3).mean(axis=0) if (lab == k).any()
+                      else fallback.means[k] for k in range(len(names))])
+    dist = np.linalg.norm(px[:, :, None, :] - means[None, None], axis=-1)
+    near = dist.argmin(axis=-1) == lab[:, None]
+    for k, name in enumerate(names):
+        sel = px[lab == k][near[lab == k]]
+        if len(sel):
+            samples[name] = sel
+    return TilesLook([float(radii[i]) for i in chosen], ColourModel.fit(samples, fallback))
