@@ -199,7 +199,8 @@ def _start(value: Any, frame: Frame) -> int:
 
 def _apply_move(game: RobotMasterGame, value: Any, where: str) -> None:
     move = _object(value, where, "move")
-    _unknown(move, MOVE_KEYS, where)
+    if not MOVE_KEYS.issuperset(move):
+        _unknown(move, MOVE_KEYS, where)
     if "player" not in move:
         raise RecordError(where, "player", "missing")
     name = move["player"]

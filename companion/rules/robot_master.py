@@ -101,12 +101,11 @@ class Cell:
         >>> Cell.from_offset({"x": -1, "y": 2})
         Cell(x=-1, y=2)
         """
-        if set(offset) != {"x", "y"}:
+        if len(offset) != 2 or "x" not in offset or "y" not in offset:
             raise ValueError("an offset has exactly the keys x and y")
         x, y = offset["x"], offset["y"]
-        if not _is_int(x) or not _is_int(y):
+        if type(x) is not int or type(y) is not int:
             raise ValueError("offsets x and y are whole numbers")
-        assert isinstance(x, int) and isinstance(y, int)
         return cls(x, y)
 
     def offset(self) -> dict[str, int]:
@@ -133,7 +132,7 @@ ORIGIN = Cell(0, 0)
 
 def _is_int(value: object) -> bool:
     # JSON true/false arrive as bool, which Python counts as int; a card is never a bool.
-    return isinstance(value, int) and not isinstance(value, bool)
+    return type(value) is int
 
 
 class Placement(NamedTuple):
@@ -457,7 +456,11 @@ class RobotMasterGame:
         if self.frame is Frame.FIXED:
             return 0 <= cell.x < SIZE and 0 <= cell.y < SIZE
         x0, x1, y0, y1 = self._box
-        return max(x1, cell.x) - min(x0, cell.x) < SIZE and max(y1, cell.y) - min(y0, cell.y) < SIZE
+        x, y = cell.x, cell.y
+        # the bounding box with this cell added must stay within 5x5 (no max/min calls: hot path)
+        width = (x if x > x1 else x1) - (x if x < x0 else x0)
+        height = (y if y > y1 else y1) - (y if y < y0 else y0)
+        return width < SIZE and height < SIZE
 
     def _to_fixed(self) -> tuple[int, int]:
         """The shift that maps this game's cells onto the 5x5 (x 0..4, y 0..4)."""
