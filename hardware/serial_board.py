@@ -113,6 +113,10 @@ def find_ports(config: SirenConfig) -> list[str]:
     return found
 
 
+def connected_message(info: BoardInfo) -> str:
+    return f"Siren board connected ({info.stations} stations)."
+
+
 def open_error_message(port: str, exc: BaseException) -> str:
     text = str(exc)
     if "lock" in text.lower():
@@ -377,7 +381,7 @@ class SerialBoard:
                 self._stop.wait(1.0)
                 continue
             self.count("connects")
-            self._report(True, f"Siren board connected ({info.stations} stations).", info)
+            self._report(True, connected_message(info), info)
             self._replay()
             self._keep_alive()
             self._disconnect()
@@ -511,6 +515,9 @@ class SerialBoard:
                 elif seq_after(info.next_press, self._next_press) > 0:
                     self._next_press = info.next_press
                 self._ready = True
+                # Reported here, on the reader thread, so the status is queued before the
+                # presses the board re-sends right after this reply.
+                self._report(True, connected_message(info), info)
         self._hello.set()
 
     def _check_boot(self, boot_id: int) -> bool:

@@ -9,7 +9,7 @@ import pytest
 # tests/ has no packages (tests/hardware would shadow the real `hardware`), so the helpers
 # module beside this file is put on the path by hand.
 sys.path.insert(0, str(Path(__file__).parent))
-from siren_helpers import Table  # noqa: E402
+from siren_helpers import Table
 
 from hardware.simulator import SimulatedBoard
 

@@ -14,7 +14,10 @@ from hardware.simulator import SimulatedBoard
 
 
 def wait_for(predicate: Callable[[], Any], what: str, limit: float = 120.0) -> Any:
-    """Poll until ``predicate()`` is truthy. The limit only stops a hung test: it is far beyond any slow machine."""
+    """Poll until ``predicate()`` is truthy.
+
+    The limit only stops a hung test: it is far beyond what any slow machine needs.
+    """
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         value = predicate()

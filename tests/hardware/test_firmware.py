@@ -255,7 +255,7 @@ def test_board_sends_heartbeats() -> None:
 
 
 def test_full_buffer_keeps_the_oldest_presses() -> None:
-    board, line, _, now = make_board()
+    board, _, _, now = make_board()
     board.pending_max = 2
     for i in range(3):
         now[0] += 100_000

@@ -207,7 +207,7 @@ def test_version_mismatch_names_both_versions() -> None:
 
     driver = SerialBoard(SirenConfig(backend="serial", port=path))
     try:
-        with pytest.raises(SirenBoardError, match="version 7 .* version 1"):
+        with pytest.raises(SirenBoardError, match=r"version 7 .* version 1"):
             driver.connect_once(path, timeout=30)
     finally:
         driver.close()
