@@ -2,7 +2,8 @@
 
 This module runs under MicroPython on the board (as ``siren.protocol``) and under CPython on the
 Pi (as ``hardware.firmware.protocol``), so it uses only ``struct`` and plain bytes: no typing
-module, no dataclasses (annotations are fine: MicroPython ignores them). docs/siren-protocol.md is the human version of this file.
+module, no dataclasses (annotations are fine: MicroPython ignores them).
+docs/siren-protocol.md is the human version of this file.
 
 A frame on the wire is ``COBS(type | seq | body | crc16) 0x00``:
 

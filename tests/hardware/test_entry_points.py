@@ -61,7 +61,7 @@ def test_flash_without_a_board_explains(capsys: pytest.CaptureFixture[str],
     monkeypatch.setattr("hardware.serial_board.STABLE_LINK", "/dev/robo-siren-absent")
     assert cli.main(["flash"]) == 1
     err = capsys.readouterr().err
-    assert "no siren board found to flash" in err and "\n" == err[-1] and err.count("\n") == 1
+    assert "no siren board found to flash" in err and err[-1] == "\n" and err.count("\n") == 1
 
 
 def test_flash_dry_run_names_every_firmware_file(capsys: pytest.CaptureFixture[str]) -> None:

@@ -54,7 +54,7 @@ def test_reports_ready(rig: tuple[GpioBoard, MockFactory, Clock, queue.Queue[Sir
 def test_bouncing_contact_is_one_press_at_the_leading_edge(
     rig: tuple[GpioBoard, MockFactory, Clock, queue.Queue[SirenEvent]],
 ) -> None:
-    board, factory, clock, events = rig
+    _, factory, clock, events = rig
     pin = factory.pin(17)
     for step in range(6):  # 6 edges 300 us apart: a bouncing contact closing
         if step % 2 == 0:
