@@ -285,3 +285,26 @@ def test_replay_command(path: Path) -> None:
         assert done.stdout == ""
         lines = done.stderr.splitlines()
         assert len(lines) == 1 and lines[0].startswith(prefix + " ")
+
+
+# --------------------------------------------------------------------------- dependencies
+@pytest.mark.parametrize(
+    "module",
+    [
+        "companion/rules/robot_master.py",
+        "companion/records/robot_master.py",
+        "companion/generate_robot_master.py",
+    ],
+)
+def test_robot_master_code_imports_only_the_standard_library(module: str) -> None:
+    import ast
+
+    tree = ast.parse((ROOT / module).read_text())
+    imported: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.split(".")[0])
+    outside = {name for name in imported if name not in sys.stdlib_module_names}
+    assert outside <= {"companion"}, outside
