@@ -9,8 +9,12 @@
 # reinstalls the package and runs the tests again.
 #
 #   sudo scripts/arm64-check.sh [--suite bookworm|trixie] [--root-dir DIR] [--mirror URL]
-#                               [--fresh] [--no-ui] [--no-installer] [-- PYTEST-ARGS...]
+#                               [--fresh] [--no-ui] [--no-installer] [--os-numpy]
+#                               [-- PYTEST-ARGS...]
 #
+# --os-numpy installs Debian's python3-numpy in the root and pins the venv to it, as install.sh
+# does on Raspberry Pi OS (picamera2 is built against the OS's numpy): on Bookworm that means
+# numpy 1.24 and the newest OpenCV that supports it, instead of the newest of both.
 # Then it runs systemd/install.sh for real inside the root (apt, the service account, the venv in
 # /opt, the unit enabled), checks the installed command, runs the installer a second time
 # (nothing must change) and uninstalls (the state directory must stay); --no-installer skips it.
@@ -26,9 +30,10 @@ mirror=""
 fresh=0
 extras="vision,hardware,ui,dev"
 run_installer=1
+os_numpy=0
 pytest_args=()
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while (($#)); do
     case "$1" in
@@ -38,6 +43,7 @@ while (($#)); do
         --fresh) fresh=1; shift ;;
         --no-ui) extras="vision,hardware,dev"; shift ;;
         --no-installer) run_installer=0; shift ;;
+        --os-numpy) os_numpy=1; shift ;;
         -h|--help) usage; exit 0 ;;
         --) shift; pytest_args=("$@"); break ;;
         *) echo "arm64-check: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -143,24 +149,40 @@ tar -C "$repo" --exclude=.git --exclude=.venv --exclude='*.egg-info' --exclude=_
     --exclude=build --exclude=.mypy_cache --exclude=.pytest_cache --exclude=.ruff_cache -cf - . \
     | tar -C "$root_dir/src/robo-companion" -xf -
 
-if [[ ! -x $root_dir/opt/venv/bin/python ]]; then
-    log "creating the venv"
-    in_root python3 -m venv --system-site-packages /opt/venv
-    in_root /opt/venv/bin/pip install -q --upgrade pip
+venv=/opt/venv
+pip_constraints=()
+if ((os_numpy)); then
+    venv=/opt/venv-os-numpy
+    if ! in_root python3 -c 'import numpy' 2>/dev/null; then
+        log "installing Debian's python3-numpy into the root"
+        in_root apt-get update -qq >/dev/null
+        in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            python3-numpy >/dev/null || die "apt-get install python3-numpy failed in the root"
+    fi
+    os_numpy_version=$(in_root python3 -c 'import numpy; print(numpy.__version__)')
+    echo "numpy==$os_numpy_version" >"$root_dir/opt/os-numpy-constraints.txt"
+    pip_constraints=(--constraint /opt/os-numpy-constraints.txt)
+    log "numpy pinned to Debian's $os_numpy_version (as install.sh does next to picamera2)"
+fi
+if [[ ! -x $root_dir$venv/bin/python ]]; then
+    log "creating the venv $venv"
+    in_root python3 -m venv --system-site-packages "$venv"
+    in_root "$venv/bin/pip" install -q --upgrade pip
 fi
 log "pip install .[$extras] (arm64 wheels)"
-in_root /opt/venv/bin/pip install -q "/src/robo-companion[$extras]" \
+in_root "$venv/bin/pip" install -q "${pip_constraints[@]}" "/src/robo-companion[$extras]" \
     || die "pip install of the package with extras [$extras] failed on arm64"
-in_root /opt/venv/bin/pip list --format=freeze 2>/dev/null \
+in_root "$venv/bin/pip" list --format=freeze 2>/dev/null \
     | grep -iE '^(numpy|opencv|pyserial|gpiozero|kivy|pillow|robo-companion)' | sed 's/^/    /'
-in_root /opt/venv/bin/python -c 'import platform, numpy, cv2; print("    imports OK on", platform.machine(), "numpy", numpy.__version__, "cv2", cv2.__version__)' \
+in_root "$venv/bin/python" -c 'import platform, numpy, cv2; print("    imports OK on", platform.machine(), "numpy", numpy.__version__, "cv2", cv2.__version__)' \
     || die "numpy/cv2 do not import on arm64"
 
 # --- 4. the tests ---------------------------------------------------------------------------------
 log "running the non-UI tests"
 set +e
-in_root /bin/sh -c 'cd /src/robo-companion && exec /opt/venv/bin/python -m pytest -q -p no:cacheprovider \
-    --ignore=tests/ui "$@"' sh "${pytest_args[@]}"
+# shellcheck disable=SC2016  # expanded by the shell inside the root
+in_root /bin/sh -c 'cd /src/robo-companion && venv=$1 && shift && exec "$venv/bin/python" -m pytest \
+    -q -p no:cacheprovider --ignore=tests/ui "$@"' sh "$venv" "${pytest_args[@]}"
 status=$?
 set -e
 elapsed=$(($(date +%s) - started))

@@ -16,6 +16,8 @@
 # pinned to the OS's numpy (picamera2 is compiled against it), /etc/robo-companion/config.toml
 # (never overwritten), the siren board's udev rule, the systemd unit, enabled.
 set -euo pipefail
+# Whatever root's umask, the service account must be able to read what is installed.
+umask 022
 
 readonly APP=robo-companion
 readonly SERVICE_USER=robo-companion
@@ -126,11 +128,17 @@ install_file() {
     run install -D -m "$mode" "$from" "$(r "$to")"
 }
 
+# What pip installs: the packages and the build metadata, not tests or docs.
+readonly PACKAGE_PARTS=(companion hardware vision ui pyproject.toml README.md LICENSE)
+package_parts() {
+    local part
+    for part in "${PACKAGE_PARTS[@]}"; do [[ -e $src/$part ]] && printf '%s\0' "$part"; done
+    return 0
+}
 source_digest() {
-    # What pip would install: the packages and the build metadata, not tests or docs.
-    (cd "$src" && find companion hardware vision ui pyproject.toml -type f \
-        -not -path '*/__pycache__/*' -not -name '*.pyc' -print0 2>/dev/null \
-        | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+    (cd "$src" && package_parts | xargs -0 -I{} find {} -type f -not -path '*/__pycache__/*' \
+        -not -name '*.pyc' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum \
+        | cut -d' ' -f1)
 }
 
 # --- install ----------------------------------------------------------------------------------
@@ -242,8 +250,16 @@ do_venv() {
     else
         printf '%s' "$constraints" >"$(r "$VENV/constraints.txt")"
     fi
+    # pip builds in the source folder; a copy keeps root-owned build files out of your checkout.
+    local stage=$src
+    if ((dry_run == 0)); then
+        stage=$(mktemp -d)
+        # shellcheck disable=SC2064  # expand now: the folder is local to this function
+        trap "rm -rf '$stage'" EXIT
+        (cd "$src" && package_parts | xargs -0 cp -a -t "$stage")
+    fi
     run "$(r "$VENV/bin/python")" -m pip install --disable-pip-version-check --upgrade \
-        --upgrade-strategy only-if-needed --constraint "$(r "$VENV/constraints.txt")" "${src}[all]"
+        --upgrade-strategy only-if-needed --constraint "$(r "$VENV/constraints.txt")" "${stage}[all]"
     if ((dry_run)); then
         printf '    would write: %s\n' "$STAMP"
     else

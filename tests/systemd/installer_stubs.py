@@ -171,7 +171,12 @@ def main() -> int:
             print(version)
             return 0
         return 0
-    # udevadm, the venv's python -m pip, and anything else: recorded only.
+    if name == "python" and args[:3] == ["-m", "pip", "install"]:
+        # What pip was handed (the installer removes its staging copy afterwards).
+        target = Path(args[-1].split("[", 1)[0])
+        log(["pip-target", *sorted(p.name for p in target.iterdir())])
+        return 0
+    # udevadm and anything else: recorded only.
     return 0
 
 

@@ -171,7 +171,11 @@ def test_install_asks_apt_for_the_pi_packages_and_pins_numpy(fake: FakeSystem) -
     assert venv[-1] == str(fake.root / "opt/robo-companion")
     pip = next(c for c in run.calls if c[0] == "python")
     assert pip[:3] == ["python", "-m", "pip"]
-    assert pip[-1] == f"{fake.src}[all]"
+    # pip gets a copy of the package parts, so no root-owned build files land in the checkout
+    assert pip[-1].endswith("[all]") and not pip[-1].startswith(str(fake.src))
+    staged = next(c for c in run.calls if c[0] == "pip-target")[1:]
+    assert {"companion", "pyproject.toml"} <= set(staged) and "tests" not in staged
+    assert not Path(pip[-1][: -len("[all]")]).exists()
     constraints = Path(pip[pip.index("--constraint") + 1]).read_text()
     assert "numpy==1.24.2" in constraints.splitlines()
     # --root never touches the running system's services or udev.
