@@ -167,8 +167,20 @@ class PlaceCard(Command):
 COMMANDS: dict[str, type[Command]] = {
     cls.type: cls
     for cls in (
-        Undo, ScanOrder, LayBoardCard, Buy, StartProduction, SetRobot, CallEureka, StartReveal,
-        SetRoll, CommitReveal, FeedbackSeen, NextTurn, PlaceStart, PlaceCard,
+        Undo,
+        ScanOrder,
+        LayBoardCard,
+        Buy,
+        StartProduction,
+        SetRobot,
+        CallEureka,
+        StartReveal,
+        SetRoll,
+        CommitReveal,
+        FeedbackSeen,
+        NextTurn,
+        PlaceStart,
+        PlaceCard,
     )
 }
 

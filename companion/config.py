@@ -197,7 +197,7 @@ def parse(text: str, source: Path | None = None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{where}not valid TOML ({exc})") from None
     try:
-        config = _build(Config, data, "")
+        config: Config = _build(Config, data, "")
     except ConfigError as exc:
         raise ConfigError(f"{where}{exc}") from None
     config = dataclasses.replace(config, source=source)
@@ -213,31 +213,37 @@ def _check_cross_fields(config: Config, where: str) -> None:
     for colour in config.game.colours:
         if colour not in config.game.display:
             raise ConfigError(
-                f"{where}game.display: expected a \"#rrggbb\" for colour {colour!r}, none given"
+                f'{where}game.display: expected a "#rrggbb" for colour {colour!r}, none given'
             )
     for name, value in config.game.display.items():
         if not (len(value) == 7 and value.startswith("#") and _is_hex(value[1:])):
-            raise ConfigError(f"{where}game.display.{name}: expected \"#rrggbb\", got {value!r}")
+            raise ConfigError(f'{where}game.display.{name}: expected "#rrggbb", got {value!r}')
     if not 0.0 <= config.ui.volume <= 1.0:
-        raise ConfigError(f"{where}ui.volume: expected a number from 0 to 1, got {config.ui.volume}")
+        raise ConfigError(
+            f"{where}ui.volume: expected a number from 0 to 1, got {config.ui.volume}"
+        )
     gpio = config.siren.gpio
     if len(gpio.buttons) != len(gpio.lights) or not 1 <= len(gpio.buttons) <= 6:
         raise ConfigError(
             f"{where}siren.gpio: expected 1 to 6 buttons and as many lights, "
             f"got {len(gpio.buttons)} buttons and {len(gpio.lights)} lights"
         )
-    for pin in (*gpio.buttons, *gpio.lights):
-        if not 0 <= pin <= 27:
-            raise ConfigError(f"{where}siren.gpio: expected BCM pins 0..27, got {pin}")
+    for bcm in (*gpio.buttons, *gpio.lights):
+        if not 0 <= bcm <= 27:
+            raise ConfigError(f"{where}siren.gpio: expected BCM pins 0..27, got {bcm}")
     for usb_id in config.siren.usb_ids:
         vid, _, pid = usb_id.partition(":")
         if not (len(vid) == 4 and len(pid) == 4 and _is_hex(vid + pid)):
-            raise ConfigError(f"{where}siren.usb_ids: expected \"vvvv:pppp\" in hex, got {usb_id!r}")
-    for key, value in (("camera.width", config.camera.width), ("camera.height", config.camera.height),
-                       ("camera.height_mm", config.camera.height_mm),
-                       ("siren.baudrate", config.siren.baudrate)):
-        if value <= 0:
-            raise ConfigError(f"{where}{key}: expected a positive whole number, got {value}")
+            raise ConfigError(f'{where}siren.usb_ids: expected "vvvv:pppp" in hex, got {usb_id!r}')
+    sizes: tuple[tuple[str, int], ...] = (
+        ("camera.width", config.camera.width),
+        ("camera.height", config.camera.height),
+        ("camera.height_mm", config.camera.height_mm),
+        ("siren.baudrate", config.siren.baudrate),
+    )
+    for key, size in sizes:
+        if size <= 0:
+            raise ConfigError(f"{where}{key}: expected a positive whole number, got {size}")
 
 
 def _is_hex(text: str) -> bool:
@@ -251,7 +257,9 @@ def _build(cls: type[Any], data: Any, prefix: str) -> Any:
     if not isinstance(data, dict):
         raise ConfigError(f"{prefix.rstrip('.') or 'the file'}: expected a table, got {data!r}")
     hints = typing.get_type_hints(cls)
-    known = {f.name: f for f in dataclasses.fields(cls) if not (cls is Config and f.name == "source")}
+    known = {
+        f.name: f for f in dataclasses.fields(cls) if not (cls is Config and f.name == "source")
+    }
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise ConfigError(

@@ -84,6 +84,8 @@ def random_record(
             attempts.append(entry)
         if attempts:
             turn["attempts"] = attempts
+        if game.current.next_attempt:  # stopped inside the turn
+            break
     return {
         "game": "robo-factory",
         "players": names,

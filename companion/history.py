@@ -52,7 +52,9 @@ def cli_export(game: str, out: str | None) -> int:
     try:
         game_id = int(game)
     except ValueError:
-        raise JournalError(f"{game!r} is not a game id: 'robo-companion history' lists them") from None
+        raise JournalError(
+            f"{game!r} is not a game id: 'robo-companion history' lists them"
+        ) from None
     with _open() as journal:
         record = record_of(journal, game_id)
     text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"

@@ -63,7 +63,9 @@ class Journal:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise JournalError(f"cannot create the folder for the journal {self.path} ({exc})") from None
+            raise JournalError(
+                f"cannot create the folder for the journal {self.path} ({exc})"
+            ) from None
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
@@ -121,7 +123,9 @@ class Journal:
             )
         result = db.execute("PRAGMA quick_check").fetchone()[0]
         if result != "ok":
-            raise JournalError(f"the journal {self.path} is damaged ({result}); it was left untouched")
+            raise JournalError(
+                f"the journal {self.path} is damaged ({result}); it was left untouched"
+            )
         db.execute("PRAGMA journal_mode=WAL")
         # FULL: a commit is on disk (WAL fsynced) before append() returns, so an acknowledged
         # event survives a power cut.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import queue
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Literal, Protocol, runtime_checkable
 
 ReadingKind = Literal["tiles", "order", "grid"]
@@ -93,7 +93,7 @@ class Camera(Protocol):
 # ---------------------------------------------------------------------------- siren board
 
 
-class LightPattern(str, Enum):
+class LightPattern(StrEnum):
     OFF = "off"
     ON = "on"
     BLINK = "blink"

@@ -42,9 +42,25 @@ def read_record(source: str) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError("", "", f"{source}: cannot read ({exc})") from None
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_pairs)
     except json.JSONDecodeError as exc:
-        raise RecordError("", "", f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        raise RecordError(
+            "", "", f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+
+
+class JsonObject(dict[str, Any]):
+    """A JSON object that remembers keys given twice (a second purchase by one player, say)."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> JsonObject:
+    obj = JsonObject(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        obj.duplicates = tuple(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+    return obj
 
 
 def cli(source: str) -> int:

@@ -81,9 +81,9 @@ class Palette:
             raise InvalidRobot(f"{text!r} is not a robot: write three colours as head-torso-legs")
         for part, colour in zip(PARTS, parts, strict=True):
             if colour not in self.colours:
-                known = ", ".join(self.colours)
+                names = ", ".join(self.colours)
                 raise InvalidRobot(
-                    f"{text!r} is not a robot: the {part} colour {colour!r} is not one of {known}"
+                    f"{text!r} is not a robot: the {part} colour {colour!r} is not one of {names}"
                 )
         return Robot(parts[0], parts[1], parts[2])
 

@@ -56,7 +56,10 @@ class Update:
     @property
     def empty(self) -> bool:
         return not (
-            self.results or self.suggestions or self.board_status or self.camera_problem
+            self.results
+            or self.suggestions
+            or self.board_status
+            or self.camera_problem
             or self.observations
         )
 
@@ -142,13 +145,14 @@ class TableService:
         if self.board is not None:
             try:
                 self.board.start(self.siren_events)
-            except Exception as exc:  # noqa: BLE001 - any adapter failure means: play by touch
+            except Exception as exc:
                 log.warning("siren board unavailable: %s", exc)
                 self.siren_events.put(SirenStatus(False, f"The siren board is not working: {exc}"))
                 self.board = None
         if self.camera is not None:
             self._worker = CameraWorker(self.camera, self.camera_events)
             self._worker.start()
+            self._update_camera()
 
     def close(self) -> None:
         if self._worker is not None:
@@ -157,12 +161,16 @@ class TableService:
             if adapter is not None:
                 try:
                     adapter.close()
-                except Exception:  # noqa: BLE001 - closing must never stop a shutdown
+                except Exception:
                     log.exception("closing an adapter failed")
         self.journal.close()
 
     def new_game(self, setup: Setup) -> TableSession:
-        if self.session is not None and self.game_id is not None and not self.session.state.finished:
+        if (
+            self.session is not None
+            and self.game_id is not None
+            and not self.session.state.finished
+        ):
             self.journal.set_status(self.game_id, "abandoned")
         game_id = self.journal.new_game(setup.to_json())
         self._attach(game_id, TableSession(setup, (), self._recorder(game_id), self.confidence))
@@ -229,9 +237,11 @@ class TableService:
                     board.close_window()
                 elif isinstance(effect, Light):
                     board.set_light(effect.station, effect.pattern)
-            except Exception as exc:  # noqa: BLE001 - the game goes on by touch
+            except Exception as exc:
                 log.warning("siren board command failed: %s", exc)
-                self.siren_events.put(SirenStatus(False, f"The siren board stopped answering: {exc}"))
+                self.siren_events.put(
+                    SirenStatus(False, f"The siren board stopped answering: {exc}")
+                )
 
     def _update_camera(self) -> None:
         if self._worker is None or self.session is None:

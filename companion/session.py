@@ -270,8 +270,8 @@ class TableSession:
             if centre is None:
                 return []
             conf = obs.confidence[2][2]
-            cmd = c.PlaceStart(centre, "camera", conf)
-            return [self._suggest(cmd, sure and conf >= self.confidence, f"start card {centre}")]
+            start = c.PlaceStart(centre, "camera", conf)
+            return [self._suggest(start, sure and conf >= self.confidence, f"start card {centre}")]
         if table.setup.frame.value != "fixed":
             return []  # a floating frame is entered by touch: the camera's frame has no anchor
         known = table.game.grid()

@@ -23,6 +23,18 @@ ATTEMPT_KEYS = {"robots", "eureka"}
 def _object(value: Any, where: str, field: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise RecordError(where, field, f"expected an object, got {_show(value)}")
+    duplicates = getattr(value, "duplicates", ())
+    if duplicates:  # JSON allows a key twice; a record must not (e.g. two purchases by one player)
+        name = (
+            f"{field}.{duplicates[0]}"
+            if field not in ("record", "turn", "attempt")
+            else duplicates[0]
+        )
+        if field == "purchases":
+            raise RecordError(
+                where, name, f"{duplicates[0]} buys twice; one data tile per Customer turn"
+            )
+        raise RecordError(where, name, "given twice")
     return value
 
 
@@ -41,7 +53,9 @@ def _unknown(obj: Mapping[str, Any], known: set[str], where: str, prefix: str = 
     for key in obj:
         if key not in known:
             raise RecordError(
-                where, f"{prefix}{key}", f"unknown field (expected one of {', '.join(sorted(known))})"
+                where,
+                f"{prefix}{key}",
+                f"unknown field (expected one of {', '.join(sorted(known))})",
             )
 
 
@@ -60,11 +74,15 @@ def parse_options(value: Any) -> Options:
     try:
         tie = Tie(obj.get("tie", Tie.SHARE.value))
     except ValueError:
-        raise RecordError("", "options.tie", f"expected 'share' or 'extra-round', got {_show(obj['tie'])}") from None
+        raise RecordError(
+            "", "options.tie", f"expected 'share' or 'extra-round', got {_show(obj['tie'])}"
+        ) from None
     try:
         penalty = Penalty(obj.get("penalty", Penalty.RULEBOOK.value))
     except ValueError:
-        raise RecordError("", "options.penalty", f"expected 'rulebook' or 'faq', got {_show(obj['penalty'])}") from None
+        raise RecordError(
+            "", "options.penalty", f"expected 'rulebook' or 'faq', got {_show(obj['penalty'])}"
+        ) from None
     return Options(tie=tie, penalty=penalty)
 
 
@@ -126,12 +144,23 @@ def _apply_turn(game: RoboFactoryGame, palette: Palette, value: Any, number: int
         _nothing_after(turn, where, "board", ("purchases", "attempts"))
         return
     board = _list(turn["board"], where, "board")
-    if len(board) != 3:
+    # A record may stop while the board cards are being laid, but nothing follows a short board.
+    later = any(turn.get(key) not in (None, [], {}) for key in ("purchases", "attempts"))
+    if len(board) > 3 or (later and len(board) != 3):
         raise RecordError(where, "board", f"expected 3 board cards, got {len(board)}")
-    cards = [_robot(palette, card, where, f"board[{i}]") for i, card in enumerate(board)]
+    known = palette.cards_by_text()
+    cards = [known.get(text) if isinstance(text, str) else None for text in board]
+    if None in cards:
+        cards = [_robot(palette, text, where, f"board[{i}]") for i, text in enumerate(board)]
+    if len(cards) == 3:
+        try:
+            game.set_board(cards)  # type: ignore[arg-type]  # all parsed above
+            cards = []
+        except RuleError:
+            pass  # laid one by one below, so the error names the card at fault
     for i, card in enumerate(cards):
         try:
-            game.add_board_card(card)  # checks first, changes nothing when it refuses
+            game.add_board_card(card)  # type: ignore[arg-type]
         except RuleError as exc:
             raise RecordError(where, f"board[{i}]", str(exc)) from None
 
@@ -165,7 +194,9 @@ def _apply_attempt(game: RoboFactoryGame, palette: Palette, value: Any, where: s
     for name, text in robots_obj.items():
         # The common case is a plain lookup; the field name is only built for an error.
         robot = known.get(text) if isinstance(text, str) else None
-        robots[name] = robot if robot is not None else _robot(palette, text, where, f"robots.{name}")
+        robots[name] = (
+            robot if robot is not None else _robot(palette, text, where, f"robots.{name}")
+        )
     eureka_obj = _object(attempt.get("eureka", {}), where, "eureka")
     eureka: dict[str, int] = {}
     for name, roll in eureka_obj.items():
@@ -174,7 +205,9 @@ def _apply_attempt(game: RoboFactoryGame, palette: Palette, value: Any, where: s
         except RuleError as exc:
             raise RecordError(where, f"eureka.{name}", str(exc)) from None
         if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 6:
-            raise RecordError(where, f"eureka.{name}", f"a d6 roll must be 1 to 6, got {_show(roll)}")
+            raise RecordError(
+                where, f"eureka.{name}", f"a d6 roll must be 1 to 6, got {_show(roll)}"
+            )
         eureka[name] = roll
     try:
         game.attempt(robots, eureka)  # checks first, changes nothing when it refuses
@@ -190,7 +223,9 @@ def _in_seat_order(game: RoboFactoryGame, obj: Mapping[str, Any]) -> list[tuple[
     return sorted(obj.items(), key=key)
 
 
-def _nothing_after(turn: Mapping[str, Any], where: str, missing: str, later: tuple[str, ...]) -> None:
+def _nothing_after(
+    turn: Mapping[str, Any], where: str, missing: str, later: tuple[str, ...]
+) -> None:
     for key in later:
         value = turn.get(key)
         if value not in (None, [], {}):
@@ -204,7 +239,9 @@ def summary(game: RoboFactoryGame) -> dict[str, Any]:
         entry: dict[str, Any] = {
             "customer": turn.customer,
             "board_tiles": turn.board_tiles,
-            "purchase_tiles": {p: turn.purchase_tiles[p] for p in game.players if p in turn.purchase_tiles},
+            "purchase_tiles": {
+                p: turn.purchase_tiles[p] for p in game.players if p in turn.purchase_tiles
+            },
         }
         if turn.attempts and not turn.attempts[0].correct:
             entry["feedback_tiles"] = turn.attempts[0].feedback_tiles
@@ -233,7 +270,9 @@ def to_record(game: RoboFactoryGame) -> dict[str, Any]:
         if turn.board:
             entry["board"] = [str(c) for c in turn.board]
         if turn.purchases:
-            entry["purchases"] = {p: str(turn.purchases[p]) for p in game.players if p in turn.purchases}
+            entry["purchases"] = {
+                p: str(turn.purchases[p]) for p in game.players if p in turn.purchases
+            }
         if turn.attempts:
             entry["attempts"] = []
             for attempt in turn.attempts:

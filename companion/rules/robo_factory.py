@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import NamedTuple
 
 from companion.errors import (
@@ -47,12 +47,12 @@ PENALTY_SECOND = 1
 PURCHASE_PRICE = 1
 
 
-class Tie(str, Enum):
+class Tie(StrEnum):
     SHARE = "share"
     EXTRA_ROUND = "extra-round"
 
 
-class Penalty(str, Enum):
+class Penalty(StrEnum):
     RULEBOOK = "rulebook"
     FAQ = "faq"
 
@@ -90,8 +90,7 @@ class Payment(NamedTuple):
         return f"{self.payer} pays {self.amount} to {self.payee} ({self.reason})"
 
 
-@dataclass(frozen=True)
-class AttemptResult:
+class AttemptResult(NamedTuple):
     number: int  # 1 or 2
     robots: dict[str, Robot]
     eureka: dict[str, int]
@@ -100,7 +99,7 @@ class AttemptResult:
     feedback_tiles: dict[str, int]  # after a failed first attempt, else empty
 
 
-class Stage(str, Enum):
+class Stage(StrEnum):
     """Where a turn is. Each stage names what the table does next."""
 
     ORDER = "order"  # the Customer scans the order card
@@ -118,6 +117,7 @@ class Turn:
     purchases: dict[str, Robot] = field(default_factory=dict)
     purchase_tiles: dict[str, int] = field(default_factory=dict)
     attempts: list[AttemptResult] = field(default_factory=list)
+    stage: Stage = Stage.ORDER
 
     @property
     def board_tiles(self) -> list[int]:
@@ -125,15 +125,16 @@ class Turn:
             return []
         return [data_tile(self.order, card) for card in self.board]
 
-    @property
-    def stage(self) -> Stage:
+    def advance(self) -> None:
+        """Recompute :attr:`stage` after the turn changed (kept, not derived: replay is hot)."""
         if self.order is None:
-            return Stage.ORDER
-        if len(self.board) < 3:
-            return Stage.BOARD
-        if self.attempts and (self.attempts[0].correct or len(self.attempts) == 2):
-            return Stage.OVER
-        return Stage.PRODUCTION
+            self.stage = Stage.ORDER
+        elif len(self.board) < 3:
+            self.stage = Stage.BOARD
+        elif self.attempts and (self.attempts[0].correct or len(self.attempts) == 2):
+            self.stage = Stage.OVER
+        else:
+            self.stage = Stage.PRODUCTION
 
     @property
     def next_attempt(self) -> int:
@@ -192,6 +193,7 @@ class RoboFactoryGame:
         return self.players.index(name)
 
     def manufacturers(self, customer: str) -> list[str]:
+        """Everyone but the Customer, in seat order (a fresh list)."""
         return [p for p in self.players if p != customer]
 
     def _turns_due(self) -> int:
@@ -280,14 +282,16 @@ class RoboFactoryGame:
 
     def set_order(self, order: Robot) -> None:
         self.check_set_order(order)
-        self.current.order = order
+        turn = self.current
+        turn.order = order
+        turn.advance()
 
     def check_board_card(self, card: Robot, slot: int | None = None) -> None:
         turn = self._require_stage(Stage.BOARD, "lay a board card")
         assert turn.order is not None
         if card == turn.order:
             raise DuplicateCard(f"board card {card} is the order card; every card exists once")
-        others = [c for i, c in enumerate(turn.board) if i != slot]
+        others = turn.board if slot is None else [c for i, c in enumerate(turn.board) if i != slot]
         if card in others:
             raise DuplicateCard(f"board card {card} is already on the board")
 
@@ -296,6 +300,7 @@ class RoboFactoryGame:
         self.check_board_card(card)
         turn = self.current
         turn.board = (*turn.board, card)
+        turn.advance()
         assert turn.order is not None
         return data_tile(turn.order, card)
 
@@ -313,7 +318,9 @@ class RoboFactoryGame:
 
     def set_board(self, cards: Sequence[Robot]) -> None:
         self.check_set_board(cards)
-        self.current.board = tuple(cards)
+        turn = self.current
+        turn.board = tuple(cards)
+        turn.advance()
 
     # ------------------------------------------------------------------ purchases
 
@@ -397,7 +404,9 @@ class RoboFactoryGame:
             if name in correct:
                 pay(Payment(BANK, name, roll, f"Eureka, rolled {roll}"))
             else:
-                pay(Payment(name, BANK, min(roll, self.cubes[name]), f"wrong Eureka, rolled {roll}"))
+                pay(
+                    Payment(name, BANK, min(roll, self.cubes[name]), f"wrong Eureka, rolled {roll}")
+                )
         feedback: dict[str, int] = {}
         if number == 1:
             if correct:
@@ -422,6 +431,7 @@ class RoboFactoryGame:
             feedback_tiles=feedback,
         )
         turn.attempts.append(result)
+        turn.advance()
         if turn.stage is Stage.OVER:
             self.history.append(dict(self.cubes))
             self._finished = self._compute_finished()

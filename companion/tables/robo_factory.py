@@ -9,8 +9,8 @@ and the ledger. It is plain data, advanced only by :meth:`RoboFactoryTable.apply
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
-from enum import Enum
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from companion import commands as c
@@ -28,7 +28,7 @@ from companion.rules.robo_factory import (
 )
 
 
-class Step(str, Enum):
+class Step(StrEnum):
     ORDER = "order"
     BOARD = "board"
     PURCHASES = "purchases"
@@ -43,7 +43,7 @@ class Step(str, Enum):
 class RoboFactorySetup:
     players: tuple[str, ...]
     first_customer: str
-    options: Options = Options()
+    options: Options = field(default_factory=Options)
     colours: tuple[str, ...] = Palette.default().colours
     game: str = "robo-factory"
 
@@ -62,7 +62,9 @@ class RoboFactorySetup:
         return cls(
             players=tuple(data["players"]),
             first_customer=data["first_customer"],
-            options=Options(Tie(options.get("tie", "share")), Penalty(options.get("penalty", "rulebook"))),
+            options=Options(
+                Tie(options.get("tie", "share")), Penalty(options.get("penalty", "rulebook"))
+            ),
             colours=tuple(data.get("colours", Palette.default().colours)),
         )
 
@@ -155,7 +157,10 @@ class RoboFactoryTable:
                 Instruction("lay-tile", {"customer": self.customer, "tile": t, "slot": i + 1})
                 for i, t in enumerate(turn.board_tiles)
             ]
-            return [*done, Instruction("lay-board", {"customer": self.customer, "slot": len(turn.board) + 1})]
+            return [
+                *done,
+                Instruction("lay-board", {"customer": self.customer, "slot": len(turn.board) + 1}),
+            ]
         if self.step is Step.PURCHASES:
             return [Instruction("may-buy", {"customer": self.customer})]
         if self.step is Step.PRODUCTION:
@@ -338,4 +343,6 @@ def winner_instruction(game: RoboFactoryGame) -> Instruction:
     winners = game.winners
     cubes = game.cubes[winners[0]] if winners else 0
     names = " and ".join(winners)
-    return Instruction("winner" if len(winners) == 1 else "winners", {"names": names, "cubes": cubes})
+    return Instruction(
+        "winner" if len(winners) == 1 else "winners", {"names": names, "cubes": cubes}
+    )

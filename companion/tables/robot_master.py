@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from companion import commands as c
@@ -16,7 +16,7 @@ from companion.instructions import Instruction
 from companion.rules.robot_master import Cell, Frame, RobotMasterGame, Side
 
 
-class Step(str, Enum):
+class Step(StrEnum):
     START = "start"
     PLAY = "play"
     GAME_OVER = "game-over"
@@ -58,7 +58,9 @@ def parse_cell(text: str, frame: Frame) -> Cell:
         try:
             x, y = (int(part) for part in text.split(","))
         except ValueError:
-            raise RuleError(f"{text!r} is not a cell: write x,y offsets from the start card") from None
+            raise RuleError(
+                f"{text!r} is not a cell: write x,y offsets from the start card"
+            ) from None
         return Cell(x, y)
     try:
         return Cell.parse_name(text)
@@ -122,7 +124,11 @@ class RobotMasterTable:
         return [
             Instruction(
                 "rm-winner",
-                {"player": self.name_of(outcome.winner), "side": outcome.winner.value, "detail": detail},
+                {
+                    "player": self.name_of(outcome.winner),
+                    "side": outcome.winner.value,
+                    "detail": detail,
+                },
             )
         ]
 
@@ -130,10 +136,18 @@ class RobotMasterTable:
         if isinstance(command, c.PlaceStart):
             if self.step is not Step.START:
                 raise OutOfTurn("the start card has already been laid")
-            if isinstance(command.value, bool) or not isinstance(command.value, int) or not 0 <= command.value <= 5:
+            if (
+                isinstance(command.value, bool)
+                or not isinstance(command.value, int)
+                or not 0 <= command.value <= 5
+            ):
                 raise InvalidCard(f"a Robot Master card is 0 to 5, not {command.value!r}")
             self.game = RobotMasterGame(
-                self.setup.rows, self.setup.columns, command.value, self.setup.frame, self.setup.first
+                self.setup.rows,
+                self.setup.columns,
+                command.value,
+                self.setup.frame,
+                self.setup.first,
             )
             self.step = Step.PLAY
         elif isinstance(command, c.PlaceCard):
