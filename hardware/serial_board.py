@@ -45,6 +45,9 @@ BY_ID_GLOB = "/dev/serial/by-id/*"
 RESEND_S = 0.25  # re-send an unacknowledged command after this long
 HELLO_TRY_S = 0.3
 MAX_HELD = 256
+GAP_S = 1.0  # a missing press number not re-sent in this long is given up (see _skip_gap)
+COMMAND_TRIES = 20  # a command still unacknowledged after this many sends is dropped
+RECENT = 512  # delivered presses remembered to tell a true repeat from a renumbered press
 
 
 
@@ -199,6 +202,8 @@ class SerialBoard:
         self._boot_id: int | None = None
         self._next_press = 0
         self._held: dict[int, SirenPress] = {}
+        self._gap_since: float | None = None
+        self._recent: dict[int, tuple[int, int]] = {}
         self._ack_due = False
         self._status: tuple[bool, str] | None = None
         # What the board should show; replayed after every (re)connection.
@@ -211,7 +216,8 @@ class SerialBoard:
         self.stats: dict[str, int] = {
             k: 0
             for k in ("frames", "damaged", "oversize", "errors", "delivered", "duplicates",
-                      "held", "unknown", "nacks", "connects")
+                      "held", "skipped", "renumbered", "invalid", "unknown", "nacks",
+                      "unacknowledged", "connects")
         }
 
     # ------------------------------------------------------------------ port API
@@ -399,10 +405,18 @@ class SerialBoard:
                 self.last_error = "the board stopped answering"
                 return
             with self._lock:
-                for entry in self._outstanding.values():
+                for seq, entry in list(self._outstanding.items()):
                     if now - entry[1] >= RESEND_S:
+                        if entry[2] >= COMMAND_TRIES:
+                            # A board that never acknowledges must not be flooded forever.
+                            del self._outstanding[seq]
+                            self.count("unacknowledged")
+                            continue
                         entry[1] = now
+                        entry[2] += 1
                         self._write(entry[0])
+                if self._gap_since is not None and now - self._gap_since > GAP_S:
+                    self._skip_gap()
             self._lost.wait(min(0.05, self.heartbeat_s / 4))
 
     def _replay(self) -> None:
@@ -453,7 +467,7 @@ class SerialBoard:
         seq = self._next_tx()
         frame = protocol.encode(kind, seq, body)
         if self._ready:
-            self._outstanding[seq] = [frame, time.monotonic()]
+            self._outstanding[seq] = [frame, time.monotonic(), 1]
             self._write(frame)
 
     def flush_ack(self) -> None:
@@ -512,6 +526,8 @@ class SerialBoard:
                     self._boot_id = info.boot_id
                     self._next_press = info.next_press
                     self._held.clear()
+                    self._recent.clear()
+                    self._gap_since = None
                 elif seq_after(info.next_press, self._next_press) > 0:
                     self._next_press = info.next_press
                 self._ready = True
@@ -537,19 +553,58 @@ class SerialBoard:
         ahead = seq_after(seq, self._next_press)
         self._ack_due = True
         if ahead < 0:
-            self.count("duplicates")
-            return
+            if self._recent.get(seq, (station, board_us)) == (station, board_us):
+                self.count("duplicates")
+                return
+            # Same number, another press: the board renumbered without a new boot id. Follow
+            # its numbering rather than drop real presses as repeats.
+            self.count("renumbered")
+            with self._lock:
+                self._next_press = seq
+                self._held.clear()
+                self._recent.clear()
+            ahead = 0
         if ahead > 0:
-            if len(self._held) < MAX_HELD and seq not in self._held:
-                self._held[seq] = press
-                self.count("held")
+            with self._lock:
+                if len(self._held) < MAX_HELD and seq not in self._held:
+                    self._held[seq] = press
+                    self.count("held")
+                if self._gap_since is None:
+                    self._gap_since = time.monotonic()
             return
-        self._deliver(press)
+        with self._lock:
+            self._deliver(press)
+            self._deliver_held()
+
+    def _deliver_held(self) -> None:
         while self._next_press in self._held:
             self._deliver(self._held.pop(self._next_press))
+        self._gap_since = time.monotonic() if self._held else None
+
+    def _skip_gap(self) -> None:
+        """The board never re-sent a missing number: hand over what came after it, in order.
+
+        The firmware never skips a number, so this only guards against a board that does: one
+        lost press must not hold every later press back forever.
+        """
+        if not self._held:
+            self._gap_since = None
+            return
+        first = min(self._held, key=lambda s: seq_after(s, self._next_press))
+        self.count("skipped")
+        self._next_press = first
+        self._deliver_held()
+        self._ack_due = True
+        self.flush_ack()
 
     def _deliver(self, press: SirenPress) -> None:
         self._next_press = (self._next_press + 1) & 0xFFFFFFFF
+        self._recent[press.seq] = (press.station, press.board_us)
+        if len(self._recent) > RECENT:
+            del self._recent[next(iter(self._recent))]
+        if not 0 <= press.station < protocol.MAX_STATIONS:
+            self.count("invalid")  # numbered, so acknowledged, but no such seat
+            return
         if press.in_window:
             # The board lit this station itself; remember it so a replay does not undo that.
             with self._lock:
