@@ -47,6 +47,12 @@ class ColourModel:
             pts = samples.get(name)
             if pts is None or len(pts) < 20:
                 continue
+            # keep the bulk of the samples: paper, seams and shadows at the edges are not the colour
+            med = np.median(pts, axis=0)
+            mad = np.median(np.abs(pts - med), axis=0) * 1.4826 + 1e-3
+            pts = pts[(np.abs(pts - med) < 3.0 * mad).all(axis=1)]
+            if len(pts) < 20:
+                continue
             means[i] = pts.mean(axis=0)
             covs[i] = np.cov(pts.T) + np.eye(3) * floor
         return cls(list(fallback.names), means, covs)

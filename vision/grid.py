@@ -52,11 +52,14 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     lo = np.floor(pos).astype(np.int64) % 9
     frac = pos - np.floor(pos)
     hc, wc = h // 8, w // 8
-    hist = np.zeros((5 * hc, 5 * wc, 9), np.float32)
-    for b in range(9):
-        # each pixel votes into its two nearest orientations
-        m = np.where(lo == b, mag * (1 - frac), 0) + np.where((lo + 1) % 9 == b, mag * frac, 0)
-        hist[..., b] = m.reshape(5 * hc, 8, 5 * wc, 8).sum(axis=(1, 3))
+    rows = np.arange(5 * h)[:, None] // 8
+    cols = np.arange(5 * w)[None, :] // 8
+    cell = (rows * (5 * wc) + cols) * 9
+    n = 5 * hc * 5 * wc * 9
+    # each pixel votes into its two nearest orientations
+    hist = (np.bincount((cell + lo).ravel(), (mag * (1 - frac)).ravel(), n)
+            + np.bincount((cell + (lo + 1) % 9).ravel(), (mag * frac).ravel(), n))
+    hist = hist.astype(np.float32).reshape(5 * hc, 5 * wc, 9)
     hist = hist.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
     blocks = np.concatenate([hist[:, :, i:i + 2, j:j + 2].reshape(5, 5, -1)[..., None, :]
                              for i in range(hc - 1) for j in range(wc - 1)], axis=2)

@@ -1,0 +1,144 @@
+"""The camera port's adapter: a frame source, the stored calibration, the readers and the
+stability filter, behind :class:`companion.ports.Camera`.
+
+Privacy: with ``secret=True`` the frame never leaves this object (only the reading does), nothing
+is written to disk and the log says only "card read".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+
+import numpy as np
+
+from companion.config import Config
+from companion.ports import CameraError, Observation, ReadingKind
+from vision import calibration as calibration_module
+from vision.calibration import Calibration
+from vision.errors import VisionError
+from vision.read import nothing, read_region
+from vision.sources import FrameSource
+from vision.stability import Stability
+
+log = logging.getLogger(__name__)
+
+
+class FrameCamera:
+    """Reads the table from any frame source."""
+
+    def __init__(self, source: FrameSource, cal: Calibration) -> None:
+        self.source = source
+        self.calibration = cal
+        self._stability = Stability()
+        self._lock = threading.Lock()
+
+    def read(self, kind: ReadingKind, *, secret: bool = False) -> Observation:
+        with self._lock:
+            frame = self.source.frame()
+            obs = self.read_frame(frame, kind, secret=secret)
+            del frame
+            return obs
+
+    def read_frame(self, frame: np.ndarray, kind: ReadingKind, *, secret: bool) -> Observation:
+        try:
+            obs, region = read_region(frame, kind, self.calibration)
+        except VisionError as exc:
+            obs, region = nothing(kind), None
+            if not secret:
+                log.debug("%s: %s", kind, exc)
+        stable = self._stability.update(obs, frame, region)
+        obs = dataclasses.replace(obs, stable=stable)
+        if secret:
+            log.info("card read")
+        else:
+            log.debug("%s reading: %s", kind, obs)
+        return obs
+
+    def frame(self) -> np.ndarray:
+        """A frame for calibration and the set-up preview; never during a secret scan (the UI
+        asks for frames only on the camera set-up screen)."""
+        with self._lock:
+            return self.source.frame().copy()
+
+    def lock_exposure(self) -> None:
+        """Hold exposure and white balance where the source allows (after calibration)."""
+        try:
+            self.source.lock()
+        except Exception as exc:  # a camera that cannot lock still reads; say so in the log
+            log.warning("could not lock exposure and white balance on the %s: %s",
+                        self.source.name, exc)
+
+    def set_calibration(self, cal: Calibration) -> None:
+        with self._lock:
+            self.calibration = cal
+            self._stability.reset()
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def open_source(config: Config) -> FrameSource | None:
+    """The configured frame source; None when there is none ("none", or auto finds nothing)."""
+    from vision import sources
+
+    cam = config.camera
+    if cam.source == "none":
+        return None
+    if cam.source == "picamera2":
+        return sources.PiCameraSource(cam.width, cam.height)
+    if cam.source == "opencv":
+        return sources.OpenCVSource(cam.device, cam.width, cam.height)
+    if cam.source == "replay":
+        if not cam.folder:
+            raise CameraError("camera.source is replay but camera.folder names no images")
+        return sources.ReplaySource(cam.folder)
+    # auto: the Pi camera, else a USB camera, else play by touch
+    if sources.pi_camera_present():
+        try:
+            return sources.PiCameraSource(cam.width, cam.height)
+        except CameraError as exc:
+            log.warning("%s", exc)
+    if sources.usb_devices():
+        try:
+            return sources.OpenCVSource(cam.device, cam.width, cam.height)
+        except CameraError as exc:
+            log.warning("%s", exc)
+    return None
+
+
+def make_camera(config: Config) -> FrameCamera | None:
+    source = open_source(config)
+    if source is None:
+        return None
+    cal = calibration_module.load(config)
+    camera = FrameCamera(source, cal)
+    if cal.images and config.camera.source != "replay":
+        camera.lock_exposure()
+    return camera
+
+
+def probe(config: Config) -> tuple[bool, str]:
+    """For ``doctor``: can a frame be had, and is the camera calibrated? Never raises."""
+    try:
+        source = open_source(config)
+    except CameraError as exc:
+        return False, str(exc)
+    except Exception as exc:  # doctor must report, not crash
+        return False, f"the camera cannot be opened ({exc})"
+    if source is None:
+        if config.camera.source == "none":
+            return True, "no camera configured (camera.source = none); the game is played by touch"
+        return False, "no camera found (no Pi camera, no /dev/video*); the game is played by touch"
+    try:
+        frame = source.frame()
+        h, w = frame.shape[:2]
+    except CameraError as exc:
+        return False, str(exc)
+    finally:
+        source.close()
+    path = config.calibration_path
+    calibrated = "calibrated" if path.is_file() else \
+        "not calibrated yet (run: robo-companion vision calibrate DIR)"
+    return True, f"{source.name} gives {w}x{h} pictures; {calibrated}"
