@@ -174,6 +174,39 @@ class _Packets(serial.threaded.Packetizer):  # type: ignore[misc]
         self.link.on_lost(self)
 
 
+class _Reader(serial.threaded.ReaderThread):  # type: ignore[misc]
+    """pyserial's reader thread, also ending cleanly when the port vanishes mid-call.
+
+    On an unplugged device ``in_waiting`` raises a bare OSError (EIO), which pyserial's own loop
+    does not catch: the thread would die without telling the protocol the connection is lost.
+    """
+
+    def run(self) -> None:
+        if not hasattr(self.serial, "cancel_read"):
+            self.serial.timeout = 1
+        self.protocol = self.protocol_factory()
+        try:
+            self.protocol.connection_made(self)
+        except Exception as exc:  # same contract as pyserial's loop
+            self.alive = False
+            self.protocol.connection_lost(exc)
+            self._connection_made.set()
+            return
+        error: BaseException | None = None
+        self._connection_made.set()
+        while self.alive and self.serial.is_open:
+            try:
+                data = self.serial.read(self.serial.in_waiting or 1)
+            except (serial.SerialException, OSError, TypeError) as exc:
+                error = exc  # unplugged (TypeError: the port was closed under the read)
+                break
+            if data:
+                self.protocol.data_received(data)  # never raises: see _Packets
+        self.alive = False
+        self.protocol.connection_lost(error)
+        self.protocol = None
+
+
 class SerialBoard:
     """The siren board on a serial port; see the module docstring.
 
@@ -317,7 +350,7 @@ class SerialBoard:
             self._info = None
             self._outstanding.clear()
             self._last_rx = time.monotonic()
-            reader = serial.threaded.ReaderThread(ser, lambda: _Packets(self))
+            reader = _Reader(ser, lambda: _Packets(self))
             reader.name = "siren-reader"
             self._reader = reader
         reader.start()
