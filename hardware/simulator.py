@@ -199,8 +199,11 @@ class SimulatedBoard:
     """A siren board in a thread, on a pty. Start it, point the driver at :attr:`port`.
 
     ``link`` is a stable path (a symlink to the current pty, like ``/dev/robo-siren``); by default
-    one in a fresh temporary folder. ``lockout_ms`` is the debounce lockout (the bench shortens it
-    to press faster than a thumb can).
+    one in a fresh temporary folder. ``lockout_ms`` is the debounce lockout; ``pending_max`` and
+    ``edge_slots`` size the firmware's press buffer and interrupt queue. The defaults are the
+    Pico's; the bench shortens the lockout and enlarges the buffers, because it presses a thousand
+    times a second on a shared machine whose scheduler can stall the simulated board for tens of
+    milliseconds, which no microcontroller does.
     """
 
     def __init__(
@@ -212,6 +215,8 @@ class SimulatedBoard:
         firmware: str = firmware_config.FIRMWARE,
         board_id: str = SIM_BOARD_ID,
         start: bool = True,
+        pending_max: int = 64,
+        edge_slots: int = 32,
     ) -> None:
         if not 1 <= stations <= 6:
             raise ValueError(f"a board has 1 to 6 stations, not {stations}")
@@ -219,6 +224,8 @@ class SimulatedBoard:
         self.lockout_us = int(lockout_ms * 1000)
         self.firmware = firmware
         self.board_id = board_id
+        self.pending_max = pending_max
+        self.edge_slots = edge_slots
         self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
         if link is None:
             self._tmpdir = tempfile.TemporaryDirectory(prefix="robo-siren-")
@@ -251,6 +258,8 @@ class SimulatedBoard:
             firmware=self.firmware,
             boot_id=int.from_bytes(os.urandom(4), "big"),
             lockout_us=self.lockout_us,
+            pending_max=self.pending_max,
+            edge_slots=self.edge_slots,
         )
         pins.attach(board.on_edge, self.clock.ticks_us)
         return board

@@ -38,6 +38,7 @@ class Board:
         lockout_us: int = 30_000,
         heartbeat_ms: int = 1000,
         pending_max: int = 64,
+        edge_slots: int = EDGE_SLOTS,
     ) -> None:
         self.serial = serial
         self.pins = pins
@@ -64,9 +65,10 @@ class Board:
         self.last_light_us = -(1 << 62)
         self.shown = [-1] * self.stations
         # The interrupt only writes these preallocated slots (no allocation in an IRQ).
-        self._edge_station = [0] * EDGE_SLOTS
-        self._edge_level = [0] * EDGE_SLOTS
-        self._edge_ticks = [0] * EDGE_SLOTS
+        self._edge_slots = edge_slots
+        self._edge_station = [0] * edge_slots
+        self._edge_level = [0] * edge_slots
+        self._edge_ticks = [0] * edge_slots
         self._edge_head = 0
         self._edge_tail = 0
 
@@ -75,7 +77,7 @@ class Board:
     def on_edge(self, station: int, pressed: bool, ticks: int) -> None:
         """A button's contact changed at raw tick ``ticks``. Safe to call from an interrupt."""
         head = self._edge_head
-        nxt = (head + 1) % EDGE_SLOTS
+        nxt = (head + 1) % self._edge_slots
         if nxt == self._edge_tail:
             # Full: only in a storm of bounce (debounce would drop it anyway) or a stalled loop.
             self.edges_lost += 1
@@ -130,7 +132,7 @@ class Board:
             station = self._edge_station[tail]
             pressed = self._edge_level[tail] == 1
             t_us = self.clock.extend(self._edge_ticks[tail])
-            self._edge_tail = (tail + 1) % EDGE_SLOTS
+            self._edge_tail = (tail + 1) % self._edge_slots
             if 0 <= station < self.stations:
                 counted = self.debouncers[station].edge(pressed, t_us)
                 if counted >= 0:
