@@ -29,6 +29,7 @@ class RawBoard:
         self.next_press = next_press
         self.received: list[tuple[int, int, bytes]] = []
         self.tx = 0
+        self.mute = False
         self._closed = False
         threading.Thread(target=self._run, daemon=True).start()
 
@@ -49,6 +50,8 @@ class RawBoard:
                 return
             for frame in decoder.feed(data):
                 self.received.append(frame)
+                if self.mute:
+                    continue
                 if frame[0] == protocol.HELLO:
                     head = struct.pack(protocol.HELLO_REPLY_HEAD, protocol.VERSION, 6,
                                        self.boot_id, self.next_press, 0, 0, 0)
@@ -80,6 +83,7 @@ def raw() -> Iterator[tuple[RawBoard, SerialBoard, list[SirenPress]]]:
     driver.start(events)
     wait_for(lambda: driver.connected, "the handshake")
     driver.drain = drain  # type: ignore[attr-defined]
+    driver.events = events  # type: ignore[attr-defined]
     yield board, driver, got
     driver.close()
     board.close()
@@ -134,3 +138,20 @@ def test_acknowledgements_name_the_boot_and_the_last_press(
         return (5, 1) in acks
 
     wait_for(acked, "ACK_PRESS (boot 5, up to 1)")
+
+
+def test_a_board_that_falls_silent_is_reported_gone(
+    raw: tuple[RawBoard, SerialBoard, list[SirenPress]],
+) -> None:
+    board, driver, _ = raw
+    events: queue.Queue[SirenEvent] = driver.events  # type: ignore[attr-defined]
+    board.mute = True  # no more heartbeats: 3 intervals (0.6 s) + 0.5 s later it is gone
+    statuses: list[SirenEvent] = []
+
+    def gone() -> bool:
+        while not events.empty():
+            statuses.append(events.get_nowait())
+        return any(not getattr(s, "connected", True) for s in statuses)
+
+    wait_for(gone, "a disconnected status")
+    assert "stopped answering" in driver.last_error

@@ -237,3 +237,13 @@ def test_a_silent_device_is_not_taken_for_a_board() -> None:
         driver.close()
         os.close(master)
         os.close(slave)
+
+
+def test_contact_bounce_on_the_board_is_one_press(table: Table) -> None:
+    sim = table.simulator
+    sim.bounce(2, [150, 90, 300, 60, 400])  # five edges in under a millisecond, ending pressed
+    sim.clock.advance(50_000)
+    sim.release(2)
+    sim.clock.advance(50_000)
+    sentinel(table, 1)
+    assert [p.station for p in table.presses] == [2, 5]
