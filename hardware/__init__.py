@@ -18,6 +18,11 @@ Public API (everything else is internal)::
   station's button (the demo maps keys 1..6 to stations 0..5); ``driver.close()`` closes both;
 * ``"none"``: None.
 
+Both adapters implement :class:`companion.ports.SirenBoard` exactly, plus a keyword on
+``set_light(station, pattern, *, duration_s=10.0)``: the length of a countdown. The serial
+driver also has ``stats`` (frames, damaged, duplicates, ... for the doctor), ``connected`` and
+``window_closed_us`` (the board's own time of the last close, its ruling time).
+
 Nothing here opens hardware or imports pyserial/gpiozero until one of these functions is called.
 Sub-packages: ``firmware`` (the MicroPython code, also run by the simulator), ``serial_board``,
 ``gpio``, ``simulator``, ``cli`` (``robo-companion siren ...``), ``bench``.

@@ -10,8 +10,8 @@ session reads. Prints one JSON object::
 The simulated board runs in a child process, as a real board is a device of its own; the
 press and delivery times are read from the same system-wide monotonic clock. Its press buffer
 and interrupt queue are enlarged (4096 and 1024) for this rate, a thousand presses a second on a
-shared machine. The simulator's debounce lockout is shortened to 1 ms (``--lockout-ms``) so that 10,000 presses
-take seconds, not minutes; the lockout does not touch the path being timed.
+shared machine. The debounce lockout is shortened to 1 ms (``--lockout-ms``) so that 10,000
+presses take seconds, not minutes; the lockout does not touch the path being timed.
 """
 
 from __future__ import annotations
