@@ -635,8 +635,10 @@ class SerialBoard:
         self._recent[press.seq] = (press.station, press.board_us)
         if len(self._recent) > RECENT:
             del self._recent[next(iter(self._recent))]
-        if not 0 <= press.station < protocol.MAX_STATIONS:
-            self.count("invalid")  # numbered, so acknowledged, but no such seat
+        info = self._info
+        stations = info.stations if info is not None and info.stations else protocol.MAX_STATIONS
+        if not 0 <= press.station < min(stations, protocol.MAX_STATIONS):
+            self.count("invalid")  # numbered, so acknowledged, but no such station
             return
         if press.in_window:
             # The board lit this station itself; remember it so a replay does not undo that.
