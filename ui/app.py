@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +24,7 @@ from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import Screen
 
 from companion import config as config_module
 from companion.tables.robo_factory import RoboFactoryTable
@@ -47,7 +48,41 @@ HERE = Path(__file__).parent
 KV_FILES = ["widgets.kv", *(f"screens/{n}.kv" for n in
                             ("home", "setup", "factory", "secret", "picker", "number", "master", "end"))]
 SEAT_COLOURS = ["#ff8a65", "#81c784", "#64b5f6", "#ffd54f", "#ba68c8", "#4dd0e1"]
-FLASH_SECONDS = 1.2
+FLASH_SECONDS = 0.8
+
+
+class Screens(FloatLayout):
+    """Shows one screen at a time, switching at once.
+
+    Kivy's ScreenManager keeps the old screen drawn (and touches blocked) until its transition
+    completes on a later frame; switching twice within a frame left both screens on top of each
+    other. The table never wants an animation between screens, so this is a plain swap.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._screens: dict[str, Screen] = {}
+        self.current_screen: Screen | None = None
+
+    def add_screen(self, screen: Screen) -> None:
+        self._screens[screen.name] = screen
+
+    def get_screen(self, name: str) -> Any:
+        return self._screens[name]
+
+    @property
+    def current(self) -> str:
+        return "" if self.current_screen is None else str(self.current_screen.name)
+
+    @current.setter
+    def current(self, name: str) -> None:
+        screen = self._screens[name]
+        if screen is self.current_screen:
+            return
+        if self.current_screen is not None:
+            self.remove_widget(self.current_screen)
+        self.current_screen = screen
+        self.add_widget(screen)
 
 
 class CompanionApp(App):
@@ -56,20 +91,24 @@ class CompanionApp(App):
     volume = NumericProperty(0.8)
     symbol_font = "DejaVuSans"
 
-    def __init__(self, wired: Any, *, demo: bool, run: bool = False,
+    ready = BooleanProperty(False)
+
+    def __init__(self, config: Any, wire: Callable[[Any], Any], *, demo: bool, run: bool = False,
                  on_first_frame: Callable[[], None] | None = None, **kwargs: Any) -> None:
+        """``wire(journal)`` builds the service and adapters (ui.launch.build_wired); it runs on
+        a thread after the first frame, because a camera can take seconds to start."""
         super().__init__(**kwargs)
         self.title = "Robo Companion"
-        self.wired = wired
-        self.config_ = wired.config
-        self.service = wired.service
+        self.config_ = config
+        self._wire = wire
         self.demo = demo
         self.run_mode = run
-        self.problems: list[str] = list(wired.problems)
-        self.controller = Controller(self.service, has_camera=self.service.camera is not None,
-                                     has_board=self.service.board is not None)
-        self.stager = Stager(wired.staged_camera, getattr(wired, "fake_camera", None))
-        self.simulator = wired.simulator
+        self.wired: Any = None
+        self.service: Any = None
+        self.controller: Any = None
+        self.stager = Stager()
+        self.simulator: Any = None
+        self.problems: list[str] = []
         self.rng = random.Random(7)
         self._on_first_frame = on_first_frame
         self._message = ""
@@ -79,9 +118,9 @@ class CompanionApp(App):
         self._showing_request = False
         self._resumable = False
         self._sounds: dict[str, Any] = {}
-        self.lang = self.config_.game.language
-        self.sound_on = self.config_.ui.sound
-        self.volume = self.config_.ui.volume
+        self.lang = config.game.language
+        self.sound_on = config.ui.sound
+        self.volume = config.ui.volume
         i18n.set_language(self.lang)
         self.listeners: list[Callable[[str], None]] = []  # autoplay hooks: screen changes
 
@@ -90,11 +129,11 @@ class CompanionApp(App):
     def build(self) -> FloatLayout:
         for name in KV_FILES:
             Builder.load_file(str(HERE / name))
-        self.sm = ScreenManager(transition=NoTransition())
+        self.sm = Screens()
         for cls, name in ((HomeScreen, "home"), (SetupScreen, "setup"), (FactoryScreen, "factory"),
                           (SecretScreen, "secret"), (PickerScreen, "picker"),
                           (NumberScreen, "number"), (MasterScreen, "master"), (EndScreen, "end")):
-            self.sm.add_widget(cls(name=name))
+            self.sm.add_screen(cls(name=name))
         root = FloatLayout()
         root.add_widget(self.sm)
         self.flash = Label(text="", font_size="40sp", bold=True, opacity=0, markup=True,
@@ -120,6 +159,40 @@ class CompanionApp(App):
         self._flash_rect.size = self.flash.size
 
     def on_start(self) -> None:
+        self.go("home")
+        Clock.schedule_once(self._first_frame, 0)
+        try:
+            from companion.journal import Journal
+
+            # Made on this thread: the journal's SQLite connection is used from the UI thread only.
+            journal = Journal(self.config_.journal_path)
+        except Exception as exc:  # noqa: BLE001 - a foreign or unwritable journal: say it
+            self.problems.append(tr("Games cannot be saved: {problem}", problem=str(exc)))
+            self.refresh()
+            return
+
+        def work() -> None:
+            try:
+                wired, problem = self._wire(journal), None
+            except Exception as exc:  # noqa: BLE001 - reported on the home screen
+                log.exception("wiring failed")
+                wired, problem = None, exc
+            Clock.schedule_once(lambda _dt: self._attach(wired, problem), 0)
+
+        threading.Thread(target=work, name="wiring", daemon=True).start()
+
+    def _attach(self, wired: Any, problem: Exception | None) -> None:
+        if wired is None:
+            self.problems.append(tr("The table could not start: {problem}", problem=str(problem)))
+            self.refresh()
+            return
+        self.wired = wired
+        self.service = wired.service
+        self.problems.extend(wired.problems)
+        self.controller = Controller(self.service, has_camera=self.service.camera is not None,
+                                     has_board=self.service.board is not None)
+        self.stager = Stager(wired.staged_camera, getattr(wired, "fake_camera", None))
+        self.simulator = wired.simulator
         try:
             self.service.start()
         except Exception as exc:  # noqa: BLE001 - the app must come up: play by touch
@@ -131,14 +204,16 @@ class CompanionApp(App):
             self.problems.append(str(exc))
             self._resumable = False
         Clock.schedule_interval(self._poll, 0.1)
-        Clock.schedule_once(self._first_frame, 0)
-        self.go("home")
+        self.ready = True
+        self.refresh()
 
     def _first_frame(self, _dt: float) -> None:
         if self._on_first_frame is not None:
             self._on_first_frame()
 
     def on_stop(self) -> None:
+        if self.service is None:
+            return
         try:
             self.service.close()
         except Exception:  # noqa: BLE001 - closing must not hide the exit status
@@ -154,7 +229,8 @@ class CompanionApp(App):
         """The line at the bottom: a fresh message, a hardware problem, or the screen's note."""
         if self._message and time.monotonic() < self._message_until:
             return self._message, self._message_error
-        problem = self.controller.board_message or self.controller.camera_message
+        problem = self.controller and (self.controller.board_message
+                                       or self.controller.camera_message)
         if problem:
             return problem, True
         return default, False
@@ -190,10 +266,14 @@ class CompanionApp(App):
         self.volume = round(float(value), 2)
 
     def can_resume(self) -> bool:
+        if self.service is None:
+            return False
         session = self.service.session
         return self._resumable and session is not None and not session.state.finished
 
     def past_games(self) -> list[Any]:
+        if self.service is None:
+            return []
         try:
             return list(self.service.journal.games())
         except Exception:  # noqa: BLE001 - the list is a convenience
@@ -213,6 +293,8 @@ class CompanionApp(App):
             listener(self.sm.current)
 
     def game_screen(self) -> str:
+        if self.controller is None:
+            return "home"
         table = self.controller.table
         if table is None:
             return "home"
@@ -237,6 +319,10 @@ class CompanionApp(App):
     def act(self, key: str) -> None:
         verb, _sep, arg = key.partition(":")
         self.play("tap")
+        if not self.ready and verb not in ("home", "language", "sound"):
+            self.message(_("The table is still starting. One moment."))
+            self.refresh()
+            return
         if verb == "home":
             self._requests.clear()
             self.go("home")

@@ -18,9 +18,12 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.core.window import Window
 
+from companion import commands as c
 from companion.rules.robot_master import CENTRE, Cell, connected_order
+from companion.session import Suggestion
 from companion.tables.robo_factory import RoboFactoryTable, Step
 from companion.tables.robot_master import RobotMasterTable
+from ui import viewmodels as vm
 from ui.widgets import TapButton
 
 log = logging.getLogger(__name__)
@@ -44,6 +47,7 @@ class Autoplay:
         self.error: str | None = None
         self._last: str | None = None
         self._script: Script | None = None
+        self._flash_shown = False
 
     def install(self) -> None:
         self.app.bind(on_start=self._on_start)
@@ -58,7 +62,12 @@ class Autoplay:
 
     def _begin(self, _dt: float) -> None:
         self._script = self.script()
-        self._advance(0)
+        if self.dir is not None:
+            # The first read of the frame buffer under Xvfb comes back black: prime it once.
+            Window.screenshot(name=str(self.dir / "prime.png"))
+            for primed in self.dir.glob("prime*.png"):
+                primed.unlink()
+        Clock.schedule_once(self._advance, 0.3)
 
     def _advance(self, _dt: float) -> None:
         assert self._script is not None
@@ -80,7 +89,7 @@ class Autoplay:
     def signature(self) -> str:
         app = self.app
         screen = app.sm.current_screen
-        parts = [app.sm.current, app.lang, str(app.flash.opacity > 0.5 and app.flash.text)]
+        parts = [app.sm.current, app.lang]
         if app.sm.current in ("factory", "master"):
             parts.append(repr(app.controller.view()))
         elif app.sm.current == "picker":
@@ -94,6 +103,8 @@ class Autoplay:
     def snapshot(self, force: bool = False, label: str = "") -> None:
         if self.dir is None:
             return
+        if self.app.flash.opacity > 0 and not force:
+            return  # the flash is caught once on purpose (see card_read_shot)
         sig = self.signature()
         if sig == self._last and not force:
             return
@@ -120,9 +131,11 @@ class Autoplay:
         button.trigger_action(0)
         yield 0.15
 
-    def until(self, what: str, test: Callable[[], bool], timeout: float = 8.0) -> Script:
+    def until(self, what: str, test: Callable[[], bool], timeout: float = 8.0,
+              flash: bool = True) -> Script:
         waited = 0.0
-        while not test():
+        # also wait for the "card read" flash to fade, so each screen is seen clearly
+        while not test() or (flash and self.app.flash.opacity > 0):
             if waited > timeout:
                 raise AutoplayError(f"waited {timeout:.0f} s for {what}")
             yield 0.1
@@ -154,10 +167,95 @@ class Autoplay:
         table = self.table
         return table.step if isinstance(table, RoboFactoryTable) else None
 
+    # ------------------------------------------------------------------ camera readings
+
+    def read(self, what: str, test: Callable[[], bool], fallback: Callable[[], Script] | None = None,
+             restage: Callable[[], None] | None = None, timeout: float = 6.0) -> Script:
+        """Wait for a staged reading to be applied, answering the app's questions as the table
+        would: a doubtful reading is confirmed when right and corrected by touch when wrong.
+        When the camera reads nothing, the card is laid again once, then entered by touch."""
+        waited = 0.0
+        restaged = False
+        while not test():
+            pending = self.app.controller.pending
+            if pending and self.app.sm.current in ("factory", "master"):
+                yield from self.answer(pending[0])
+                continue
+            if restage is not None and not restaged and waited > timeout / 2:
+                self.app.stager.nothing()
+                yield 0.3
+                restage()
+                restaged = True
+            if waited > timeout:
+                if fallback is None:
+                    raise AutoplayError(f"waited {timeout:.0f} s for the camera to read {what}")
+                self.fallbacks += 1
+                self.app.stager.nothing()
+                yield from fallback()
+                fallback = None
+                waited = 0.0
+                continue
+            yield 0.1
+            waited += 0.1
+        yield from self.until(what, test)
+
+    fallbacks = 0
+
+    def answer(self, suggestion: Suggestion) -> Script:
+        cmd = suggestion.command
+        right = self.is_expected(cmd) and not suggestion.problem
+        if vm.is_secret(cmd):
+            yield from self.tap("check-reading")
+            if right:
+                yield from self.hold_secret()
+            else:
+                hold = self.app.sm.current_screen.ids.hold
+                hold.press()
+                yield 0.2
+                hold.release()
+                yield from self.tap("secret-fix")
+                yield from self.pick_robot(str(self.want))
+        elif right:
+            yield from self.tap("accept-reading")
+        elif isinstance(cmd, (c.PlaceStart, c.PlaceCard)):
+            if isinstance(cmd, c.PlaceCard) and self.want_cell is not None \
+                    and cmd.cell != self.want_cell[0]:
+                yield from self.tap("dismiss-reading")
+                yield from self.tap(f"cell:{self.want_cell[0]}")
+                yield from self.tap(f"number:{self.want_cell[1]}")
+            else:
+                yield from self.tap("fix-reading")
+                value = self.want_cell[1] if self.want_cell is not None else self.want
+                yield from self.tap(f"number:{value}")
+        else:
+            yield from self.tap("fix-reading")
+            if isinstance(cmd, c.SetRobot):
+                yield from self.pick_robot(self.want_robots[cmd.player])
+            else:
+                yield from self.pick_robot(str(self.want))
+
+    def is_expected(self, cmd: c.Command) -> bool:
+        if isinstance(cmd, (c.ScanOrder, c.LayBoardCard)):
+            return cmd.robot == self.want
+        if isinstance(cmd, c.Buy):
+            return cmd.card == self.want
+        if isinstance(cmd, c.SetRobot):
+            return self.want_robots.get(cmd.player) == cmd.robot
+        if isinstance(cmd, c.PlaceStart):
+            return cmd.value == self.want
+        if isinstance(cmd, c.PlaceCard):
+            return self.want_cell == (cmd.cell, cmd.value)
+        return False
+
+    want: Any = None
+    want_robots: dict[str, str] = {}  # noqa: RUF012 - replaced, never mutated
+    want_cell: tuple[str, int] | None = None
+
     # ------------------------------------------------------------------ the games
 
     def script(self) -> Script:
-        yield 0.5
+        yield from self.until("the table to start", lambda: bool(self.app.ready), timeout=60)
+        yield 0.3
         yield from self.robo_factory()
         yield from self.robot_master()
         yield from self.tap("language:nl")
@@ -224,32 +322,63 @@ class Autoplay:
         stager = app.stager
         yield from self.until("the order step", lambda: self.step() is Step.ORDER)
         yield 0.2
-        stager.order(order)
-        yield from self.until("the order card to be read", lambda: self.step() is Step.BOARD)
+        self.want = order
+
+        def touch_order() -> Script:
+            yield from self.tap("enter-order")
+            yield from self.pick_robot(order)
+
+        if stager.active:
+            stager.order(order)
+            if not self._flash_shown:
+                yield from self.read("the order card", lambda: self.app.flash.opacity > 0.9
+                                     or self.step() is not Step.ORDER, touch_order,
+                                     lambda: stager.order(order))
+                if self.app.flash.opacity > 0:
+                    self.snapshot(force=True, label="card-read")
+                self._flash_shown = True
+        else:
+            yield from touch_order()
+        yield from self.read("the order card", lambda: self.step() is Step.BOARD, touch_order,
+                             lambda: stager.order(order))
+        if str(self.table.order_card()) != order:  # read wrongly with confidence: undo, touch
+            yield from self.tap("undo")
+            stager.nothing()
+            yield from self.tap("enter-order")
+            yield from self.pick_robot(order)
         for i, card in enumerate(board):
             laid = len(self.table.turn.board)
+            self.want = card
             if i == touch_board or not stager.active:
                 stager.nothing()
                 yield from self.tap("enter-board")
                 yield from self.pick_robot(card)
             elif doubtful_board and i == 0 and stager.fake is not None:
                 stager.order_doubtful(card)
-                yield from self.until("a question about the reading",
-                                      lambda: bool(app.controller.pending))
-                yield from self.tap("accept-reading")
             else:
                 stager.order(card)
-            yield from self.until(f"board card {i + 1}",
-                                  lambda laid=laid: len(self.table.turn.board) > laid)
+            yield from self.read(f"board card {i + 1}",
+                                 lambda laid=laid: len(self.table.turn.board) > laid,
+                                 lambda card=card: self.touch_board(card),
+                                 lambda card=card: stager.order(card))
+            if str(self.table.turn.board[-1]) != card:
+                yield from self.tap("undo")
+                stager.nothing()
+                yield from self.tap("enter-board")
+                yield from self.pick_robot(card)
         for buyer, card, how in buys or []:
+            self.want = card
             yield from self.tap(f"buy:{buyer}")
             if how == "touch" or not stager.active:
+                stager.nothing()
                 yield from self.tap("enter-buy")
                 yield from self.pick_robot(card)
             else:
                 stager.order(card)
-            yield from self.until("the data tile for the Customer",
-                                  lambda: app.sm.current == "secret")
+            yield from self.read("the handed card", lambda: app.sm.current == "secret"
+                                 and "tile" in app.sm.current_screen.hint,
+                                 lambda card=card: self.touch_buy(card),
+                                 lambda card=card: stager.order(card))
             yield from self.hold_secret()
         stager.nothing()
         yield from self.until("the purchases", lambda: self.step() is Step.PURCHASES)
@@ -264,17 +393,24 @@ class Autoplay:
             for station in eureka:
                 name = self.table.game.players[station]
                 app.press_station(station)
-                yield from self.until(f"{name}'s Eureka", lambda n=name: n in self.table.eureka)
-                yield 0.4
-            yield 1.4  # the Eureka flash fades
+                yield from self.until(f"{name}'s Eureka", lambda n=name: n in self.table.eureka,
+                                      flash=False)
+                yield 0.3
+                self.snapshot(force=True, label="eureka")
+                yield from self.until("the flash to fade", lambda: True)
+            self.want_robots = {self.table.game.players[seat]: r for seat, r in robots.items()}
             stager.tiles(robots)
             yield from self.tap("reveal")
             if not stager.active:
                 for seat, robot in robots.items():
                     yield from self.tap(f"robot:{self.table.game.players[seat]}")
                     yield from self.pick_robot(robot)
-            yield from self.until("the robots to be read",
-                                  lambda: not self.table.missing_robots())
+            yield from self.read("the robots", lambda: not self.table.missing_robots(),
+                                 self.touch_robots, lambda robots=robots: stager.tiles(robots))
+            for name, robot in self.want_robots.items():
+                if str(self.table.robots.get(name)) != robot:  # read wrongly: fix by touch
+                    yield from self.tap(f"robot:{name}")
+                    yield from self.pick_robot(robot)
             if fix is not None and number == len(attempts) - 1:
                 yield from self.tap(f"robot:{fix[0]}")
                 yield from self.pick_robot(fix[1])
@@ -285,6 +421,7 @@ class Autoplay:
                 else:
                     yield from self.tap(f"roll:{name}")
             stager.nothing()
+            yield 0.3
             yield from self.tap("commit")
             yield 0.3
         if self.table.finished:
@@ -292,6 +429,26 @@ class Autoplay:
         yield from self.until("the ledger", lambda: self.step() is Step.LEDGER)
         yield 0.3
         yield from self.tap("next-turn")
+
+    def touch_board(self, card: str) -> Script:
+        yield from self.tap("enter-board")
+        yield from self.pick_robot(card)
+
+    def touch_buy(self, card: str) -> Script:
+        yield from self.tap("enter-buy")
+        yield from self.pick_robot(card)
+
+    def touch_robots(self) -> Script:
+        for name in list(self.table.missing_robots()):
+            yield from self.tap(f"robot:{name}")
+            yield from self.pick_robot(self.want_robots[name])
+
+    def touch_cell(self, cell: str | None, value: int) -> Script:
+        if cell is None:
+            yield from self.tap("enter-start")
+        else:
+            yield from self.tap(f"cell:{cell}")
+        yield from self.tap(f"number:{value}")
 
     def robot_master(self) -> Script:
         app = self.app
@@ -302,33 +459,40 @@ class Autoplay:
         start = MASTER_GRID[2][2]
         shown: list[list[int | None]] = [[None] * 5 for _ in range(5)]
         shown[2][2] = start
+        self.want = start
         if stager.active:
             stager.grid(shown)
         else:
             yield from self.tap("enter-start")
             yield from self.tap(f"number:{start}")
-        yield from self.until("the start card", lambda: self.table.game is not None)
-        values = {Cell(c, 4 - r): v for r, row in enumerate(MASTER_GRID) for c, v in enumerate(row)}
+        yield from self.read("the start card", lambda: self.table.game is not None,
+                             lambda: self.touch_cell(None, start), lambda: stager.grid(shown))
+        values = {Cell(col, 4 - r): v for r, row in enumerate(MASTER_GRID) for col, v in enumerate(row)}
         order, _stranded = connected_order(values, CENTRE)
         for move, cell in enumerate(order[1:]):
             table: RobotMasterTable = self.table
             placed = len(table.game.cells)
             value = values[cell]
+            self.want_cell = (cell.name, value)
             if move == 3:  # a mistake: a cell that touches nothing
-                far = next(c for c in ("a1", "e5", "a5", "e1") if c not in table.legal_cells()
-                           and Cell.parse_name(c) not in table.game.cells)
+                far = next(n for n in ("a1", "e5", "a5", "e1") if n not in table.legal_cells()
+                           and Cell.parse_name(n) not in table.game.cells)
                 yield from self.tap(f"cell:{far}")
                 yield 0.3
+            shown[4 - cell.y][cell.x] = value
             if move % 2 == 0 and stager.active:
-                shown[4 - cell.y][cell.x] = value
                 stager.grid(shown)
             else:
-                shown[4 - cell.y][cell.x] = value
                 yield from self.tap(f"cell:{cell.name}")
                 yield from self.tap(f"number:{value}")
-            yield from self.until(f"a card on {cell.name}",
-                                  lambda placed=placed: len(self.table.game.cells) > placed)
+            yield from self.read(f"a card on {cell.name}",
+                                 lambda placed=placed: len(self.table.game.cells) > placed,
+                                 lambda cell=cell, value=value: self.touch_cell(cell.name, value),
+                                 lambda: stager.grid(shown))
+            if self.table.game.value_at(cell) != value:
+                raise AutoplayError(f"{cell.name} holds {self.table.game.value_at(cell)}, "
+                                    f"not {value}")
+        stager.nothing()
         yield from self.until("the results", lambda: app.sm.current == "end")
         yield 0.3
-        stager.nothing()
         yield from self.tap("home")

@@ -185,7 +185,7 @@ class Controller:
                 self.submit(suggestion.command, out)
             else:
                 pending.append(suggestion)
-        if update.suggestions and self.camera_message:
+        if (update.suggestions or update.observations) and self.camera_message:
             self.camera_message = ""
         if pending != self.pending and (pending or update.observations or update.suggestions):
             self.pending = pending
@@ -197,7 +197,9 @@ class Controller:
         card = cmd.card if isinstance(cmd, c.Buy) else getattr(cmd, "robot", None)
         if isinstance(cmd, c.SetRobot):
             return False
-        return bool(suggestion.problem) and card is not None and card == self._last_card
+        # Every card exists once: the card just read, still under the camera, is no new card
+        # (nor a purchase by the next buyer).
+        return card is not None and card == self._last_card
 
     # ------------------------------------------------------------------ taps
 

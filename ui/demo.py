@@ -103,3 +103,31 @@ def simulate_step(table: Any, stager: Stager, rng: random.Random, palette: Palet
         return "robots"
     stager.nothing()
     return ""
+
+
+class DemoCamera:
+    """The core's FakeCamera, but an empty table reads as "nothing there", not as an error."""
+
+    def __init__(self) -> None:
+        from companion.fakes import FakeCamera
+
+        self._fake = FakeCamera()
+        self.staged = self._fake.staged
+        self.reads = self._fake.reads
+
+    def stage(self, observation: Any) -> None:
+        self._fake.stage(observation)
+
+    def read(self, kind: Any, *, secret: bool = False) -> Any:
+        if kind not in self.staged:
+            self.reads.append((kind, secret))
+            if kind == "order":
+                return OrderObservation(RobotReading(None, 0.0))
+            if kind == "tiles":
+                return TilesObservation({})
+            empty: tuple[tuple[int | None, ...], ...] = tuple((None,) * 5 for _ in range(5))
+            return GridObservation(empty, tuple((0.0,) * 5 for _ in range(5)))
+        return self._fake.read(kind, secret=secret)
+
+    def close(self) -> None:
+        self._fake.close()

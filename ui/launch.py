@@ -40,9 +40,13 @@ def prepare_kivy(fullscreen: bool, *, quiet: bool = True) -> None:
     if quiet:
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
-    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # not xsel/xclip: the Pi kiosk has neither
-    # Kivy's own chatter (audio devices, config upgrades) is not for the table; ours is.
-    logging.getLogger("kivy").setLevel(logging.CRITICAL + 1 if quiet else logging.INFO)
+    if quiet:  # before Kivy's import, which already logs
+        kivy_log = logging.getLogger("kivy")
+        kivy_log.propagate = False
+        kivy_log.addHandler(logging.NullHandler())
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
+    if not _has_sound_card() and not os.environ.get("SDL_AUDIODRIVER"):
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # silence, not ALSA's complaints  # not xsel/xclip: the Pi kiosk has neither
     logging.basicConfig(level=logging.WARNING, format="robo-companion: %(message)s")
     kivy_home = state_dir() / "kivy"
     try:
@@ -51,6 +55,7 @@ def prepare_kivy(fullscreen: bool, *, quiet: bool = True) -> None:
     except OSError:
         pass
     from kivy.config import Config as KivyConfig
+
 
     KivyConfig.set("graphics", "width", "800")
     KivyConfig.set("graphics", "height", "480")
@@ -95,13 +100,15 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 3
     prepare_kivy(fullscreen)
-    try:
-        wired = build_wired(config, demo=demo, autoplay=args.autoplay)
-    except CompanionError as exc:
-        print(f"robo-companion: {exc}", file=sys.stderr)
-        return 2
-    return run_app(wired, demo=demo, run=not demo, autoplay=args.autoplay,
+    return run_app(config, demo=demo, run=not demo, autoplay=args.autoplay,
                    screenshots=Path(args.screenshots) if args.screenshots else None)
+
+
+def _has_sound_card() -> bool:
+    try:
+        return "no soundcards" not in Path("/proc/asound/cards").read_text()
+    except OSError:
+        return Path("/dev/snd").exists()  # no ALSA in procfs: a device node or nothing
 
 
 def _has_kms() -> bool:
@@ -109,12 +116,13 @@ def _has_kms() -> bool:
     return os.environ.get("SDL_VIDEODRIVER") == "kmsdrm"
 
 
-def build_wired(config: Any, *, demo: bool, autoplay: bool = False) -> Any:
+def build_wired(config: Any, *, demo: bool, autoplay: bool = False, journal: Any = None) -> Any:
     """The service and adapters; in the demo the core's fakes stand in for what is missing."""
     from companion import wiring
-    from companion.fakes import FakeCamera, FakeSirenBoard, RandomDice
+    from companion.fakes import FakeSirenBoard, RandomDice
+    from ui.demo import DemoCamera
 
-    wired = wiring.build(config, demo=demo)
+    wired = wiring.build(config, demo=demo, journal=journal)
     wired.fake_camera = None
     if demo:
         if wired.service.board is None:
@@ -123,7 +131,7 @@ def build_wired(config: Any, *, demo: bool, autoplay: bool = False) -> Any:
             wired.simulator = board
             wired.problems = [p for p in wired.problems if "siren" not in p.lower()]
         if wired.staged_camera is None:
-            camera = FakeCamera()
+            camera = DemoCamera()
             wired.service.camera = camera
             wired.fake_camera = camera
             wired.problems = [p for p in wired.problems if "camera" not in p.lower()]
@@ -132,7 +140,7 @@ def build_wired(config: Any, *, demo: bool, autoplay: bool = False) -> Any:
     return wired
 
 
-def run_app(wired: Any, *, demo: bool, run: bool, autoplay: bool = False,
+def run_app(config: Any, *, demo: bool, run: bool, autoplay: bool = False,
             screenshots: Path | None = None, on_first_frame: Any = None) -> int:
     from companion import systemd_notify
     from ui.app import CompanionApp
@@ -142,7 +150,10 @@ def run_app(wired: Any, *, demo: bool, run: bool, autoplay: bool = False,
         if on_first_frame is not None:
             on_first_frame()
 
-    app = CompanionApp(wired, demo=demo, run=run, on_first_frame=first_frame)
+    def wire(journal: Any) -> Any:
+        return build_wired(config, demo=demo, autoplay=autoplay, journal=journal)
+
+    app = CompanionApp(config, wire, demo=demo, run=run, on_first_frame=first_frame)
     interval = systemd_notify.watchdog_interval()
     if interval:
         from kivy.clock import Clock
@@ -164,5 +175,6 @@ def run_app(wired: Any, *, demo: bool, run: bool, autoplay: bool = False,
         if player.error:
             print(f"robo-companion: the autoplay stopped: {player.error}", file=sys.stderr)
             return 1
-        print(f"autoplay: {player.shots} screenshots, {player.steps} steps")
+        print(f"autoplay: {player.shots} screenshots, {player.steps} steps, "
+              f"{player.fallbacks} readings entered by touch after the camera declined")
     return 0

@@ -170,8 +170,10 @@ def factory_view(table: RoboFactoryTable, can_undo: bool, ctx: FactoryContext | 
         "Turn {n} of {total} · Customer: {customer}", n=turn.number, total=total_turns,
         customer=customer,
     )
-    if step in (Step.PRODUCTION, Step.REVEAL, Step.FEEDBACK):
+    if step in (Step.PRODUCTION, Step.REVEAL):
         subtitle += " · " + tr("attempt {n} of 2", n=max(1, table.attempt_number))
+    elif step is Step.FEEDBACK:
+        subtitle += " · " + _("before the second attempt")
     lines = [instruction(i) for i in table.instructions()]
     actions: list[Action] = []
     secret_scan = False

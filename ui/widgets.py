@@ -99,6 +99,7 @@ class RobotView(BoxLayout):
             self._parts.append(part)
             self.add_widget(part)
         self.bind(robot=self._draw, display=self._draw, letters=self._draw)
+        self._draw()
 
     def _draw(self, *_args: Any) -> None:
         colours = self.robot.split("-") if self.robot else []

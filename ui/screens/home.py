@@ -19,7 +19,10 @@ class HomeScreen(BaseScreen):
     def refresh(self) -> None:
         app = self.app
         self.can_resume = app.can_resume()
-        self.problems = "\n".join(app.problems)
+        problems = list(app.problems)
+        if not app.ready and not problems:
+            problems.append(_("Getting the table ready: camera and siren board..."))
+        self.problems = "\n".join(problems)
         box = self.ids.languages
         box.clear_widgets()
         for code, name in LANGUAGES.items():
