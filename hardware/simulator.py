@@ -32,6 +32,7 @@ from hardware.firmware.pins import Pins
 BUTTON_PINS = firmware_config.BUTTON_PINS
 LIGHT_PINS = firmware_config.LIGHT_PINS
 SIM_BOARD_ID = "robo-siren-simulated"
+WRITE_WAIT_S = 0.05
 
 
 class FakeClock:
@@ -164,7 +165,11 @@ class FakeMachine:
 
 
 class _PtySerial:
-    """The board's end of the pty: never blocks; what no one reads is lost, like USB."""
+    """The board's end of the pty, behaving like the Pico's USB serial.
+
+    A write waits (up to 50 ms) while the Pi is slow to read, as the Pico's USB stack does when
+    its buffer is full; what still does not fit is lost, as when nobody has the port open.
+    """
 
     def __init__(self) -> None:
         self.master, self.slave = os.openpty()
@@ -185,8 +190,25 @@ class _PtySerial:
     def write(self, data: bytes) -> None:
         if self.closed:
             return
-        with contextlib.suppress(BlockingIOError, OSError):
-            os.write(self.master, data)
+        view = memoryview(data)
+        deadline = time.monotonic() + WRITE_WAIT_S
+        while view:
+            try:
+                sent = os.write(self.master, view)
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                return
+            view = view[sent:]
+            if not view:
+                return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                select.select([], [self.master], [], left)
+            except (OSError, ValueError):
+                return
 
     def close(self) -> None:
         if not self.closed:

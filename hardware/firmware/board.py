@@ -59,6 +59,7 @@ class Board:
         self.tx_seq = 0
         self.overflow = 0
         self.edges_lost = 0
+        self.repeat_acks = 0
         self.stopped = False
         self.last_rx_us = -1  # -1: never heard from the Pi since boot
         self.last_hb_us = -(1 << 62)
@@ -154,6 +155,21 @@ class Board:
         self.pending.append(entry)
         self._send_press(entry)
 
+    def _acked(self, upto: int, now: int) -> None:
+        before = len(self.pending)
+        self.pending = [e for e in self.pending if diff32(e[0], upto) > 0]
+        if len(self.pending) < before or not self.pending:
+            self.repeat_acks = 0
+            return
+        # The Pi acknowledged nothing new although later presses went out: it is holding them
+        # behind a press it never got. On the second such ack, re-send that press at once
+        # instead of waiting for the re-send interval.
+        self.repeat_acks += 1
+        if self.repeat_acks == 2:
+            entry = self.pending[0]
+            entry[5] = now
+            self._send_press(entry)
+
     def _send_press(self, entry: list[int]) -> None:
         seq, station, t_us, window_id, verdict, _ = entry
         body = _pack(protocol.PRESS_BODY, self.boot_id, seq, station, t_us, window_id, verdict)
@@ -176,7 +192,7 @@ class Board:
             if len(body) >= 8:
                 boot_id, upto = _unpack(protocol.ACK_PRESS_BODY, body)
                 if boot_id == self.boot_id:
-                    self.pending = [e for e in self.pending if diff32(e[0], upto) > 0]
+                    self._acked(upto, now)
             return
         if kind == protocol.HELLO:
             self._hello(seq, body, now)
