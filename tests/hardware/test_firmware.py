@@ -273,3 +273,18 @@ def test_stop_leaves_the_main_loop() -> None:
     line.send(protocol.STOP, 1)
     board.step()
     assert board.stopped
+
+
+def test_repeated_acks_bring_the_missing_press_at_once() -> None:
+    board, line, _, now = make_board()
+    hello(line, board)
+    for station in (0, 1, 2):
+        now[0] += 1_000
+        board.on_edge(station, True, now[0] & ticks.MASK)
+        board.step()
+    assert [p[1] for p in presses(line)] == [1, 2, 3]
+    # The Pi got 1 and 3 but not 2: it acknowledges 1, twice (once per read holding a press).
+    for seq in (10, 11, 12):
+        line.send(protocol.ACK_PRESS, seq, struct.pack(protocol.ACK_PRESS_BODY, 77, 1))
+        board.step()
+    assert [p[1] for p in presses(line)] == [2]  # re-sent without waiting 100 ms
