@@ -1,3 +1,4 @@
+# mypy: disallow-subclassing-any=False
 """The Kivy app: screens, the clock that polls the service, sounds and the demo's keys.
 
 Import this only after :func:`ui.launch.prepare_kivy` has set Kivy's environment. The app keeps
@@ -45,8 +46,13 @@ from ui.widgets import RobotView, hex_colour
 
 log = logging.getLogger(__name__)
 HERE = Path(__file__).parent
-KV_FILES = ["widgets.kv", *(f"screens/{n}.kv" for n in
-                            ("home", "setup", "factory", "secret", "picker", "number", "master", "end"))]
+KV_FILES = [
+    "widgets.kv",
+    *(
+        f"screens/{n}.kv"
+        for n in ("home", "setup", "factory", "secret", "picker", "number", "master", "end")
+    ),
+]
 SEAT_COLOURS = ["#ff8a65", "#81c784", "#64b5f6", "#ffd54f", "#ba68c8", "#4dd0e1"]
 FLASH_SECONDS = 0.8
 
@@ -93,8 +99,16 @@ class CompanionApp(App):
 
     ready = BooleanProperty(False)
 
-    def __init__(self, config: Any, wire: Callable[[Any], Any], *, demo: bool, run: bool = False,
-                 on_first_frame: Callable[[], None] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        config: Any,
+        wire: Callable[[Any], Any],
+        *,
+        demo: bool,
+        run: bool = False,
+        on_first_frame: Callable[[], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         """``wire(journal)`` builds the service and adapters (ui.launch.build_wired); it runs on
         a thread after the first frame, because a camera can take seconds to start."""
         super().__init__(**kwargs)
@@ -130,14 +144,28 @@ class CompanionApp(App):
         for name in KV_FILES:
             Builder.load_file(str(HERE / name))
         self.sm = Screens()
-        for cls, name in ((HomeScreen, "home"), (SetupScreen, "setup"), (FactoryScreen, "factory"),
-                          (SecretScreen, "secret"), (PickerScreen, "picker"),
-                          (NumberScreen, "number"), (MasterScreen, "master"), (EndScreen, "end")):
+        for cls, name in (
+            (HomeScreen, "home"),
+            (SetupScreen, "setup"),
+            (FactoryScreen, "factory"),
+            (SecretScreen, "secret"),
+            (PickerScreen, "picker"),
+            (NumberScreen, "number"),
+            (MasterScreen, "master"),
+            (EndScreen, "end"),
+        ):
             self.sm.add_screen(cls(name=name))
         root = FloatLayout()
         root.add_widget(self.sm)
-        self.flash = Label(text="", font_size="40sp", bold=True, opacity=0, markup=True,
-                           size_hint=(0.7, 0.32), pos_hint={"center_x": 0.5, "center_y": 0.5})
+        self.flash = Label(
+            text="",
+            font_size="40sp",
+            bold=True,
+            opacity=0,
+            markup=True,
+            size_hint=(0.7, 0.32),
+            pos_hint={"center_x": 0.5, "center_y": 0.5},
+        )
         with self.flash.canvas.before:
             from kivy.graphics import Color, RoundedRectangle
 
@@ -166,7 +194,7 @@ class CompanionApp(App):
 
             # Made on this thread: the journal's SQLite connection is used from the UI thread only.
             journal = Journal(self.config_.journal_path)
-        except Exception as exc:  # noqa: BLE001 - a foreign or unwritable journal: say it
+        except Exception as exc:
             self.problems.append(tr("Games cannot be saved: {problem}", problem=str(exc)))
             self.refresh()
             return
@@ -174,7 +202,7 @@ class CompanionApp(App):
         def work() -> None:
             try:
                 wired, problem = self._wire(journal), None
-            except Exception as exc:  # noqa: BLE001 - reported on the home screen
+            except Exception as exc:
                 log.exception("wiring failed")
                 wired, problem = None, exc
             Clock.schedule_once(lambda _dt: self._attach(wired, problem), 0)
@@ -189,18 +217,22 @@ class CompanionApp(App):
         self.wired = wired
         self.service = wired.service
         self.problems.extend(wired.problems)
-        self.controller = Controller(self.service, has_camera=self.service.camera is not None,
-                                     has_board=self.service.board is not None)
+        self.controller = Controller(
+            self.service,
+            has_camera=self.service.camera is not None,
+            has_board=self.service.board is not None,
+        )
         self.stager = Stager(wired.staged_camera, getattr(wired, "fake_camera", None))
         self.simulator = wired.simulator
         try:
             self.service.start()
-        except Exception as exc:  # noqa: BLE001 - the app must come up: play by touch
-            self.problems.append(tr("The siren board or camera failed to start: {problem}",
-                                    problem=str(exc)))
+        except Exception as exc:
+            self.problems.append(
+                tr("The siren board or camera failed to start: {problem}", problem=str(exc))
+            )
         try:
             self._resumable = self.service.resume() is not None
-        except Exception as exc:  # noqa: BLE001 - a damaged journal: say so, start fresh
+        except Exception as exc:
             self.problems.append(str(exc))
             self._resumable = False
         Clock.schedule_interval(self._poll, 0.1)
@@ -216,7 +248,7 @@ class CompanionApp(App):
             return
         try:
             self.service.close()
-        except Exception:  # noqa: BLE001 - closing must not hide the exit status
+        except Exception:
             log.exception("closing the service failed")
 
     # ------------------------------------------------------------------ helpers for screens
@@ -229,8 +261,9 @@ class CompanionApp(App):
         """The line at the bottom: a fresh message, a hardware problem, or the screen's note."""
         if self._message and time.monotonic() < self._message_until:
             return self._message, self._message_error
-        problem = self.controller and (self.controller.board_message
-                                       or self.controller.camera_message)
+        problem = self.controller and (
+            self.controller.board_message or self.controller.camera_message
+        )
         if problem:
             return problem, True
         return default, False
@@ -239,8 +272,12 @@ class CompanionApp(App):
         colours = tuple(self.config_.game.colours)
         from ui.viewmodels import colour_letter
 
-        return RobotView(robot=robot, display=dict(self.config_.game.display),
-                         letters={c: colour_letter(c, colours) for c in colours}, **kwargs)
+        return RobotView(
+            robot=robot,
+            display=dict(self.config_.game.display),
+            letters={c: colour_letter(c, colours) for c in colours},
+            **kwargs,
+        )
 
     def seat_colour(self, seat: int) -> tuple[float, float, float, float]:
         return hex_colour(SEAT_COLOURS[seat % len(SEAT_COLOURS)])
@@ -254,7 +291,7 @@ class CompanionApp(App):
                 from kivy.core.audio import SoundLoader
 
                 sound = SoundLoader.load(str(self._sounds_paths[name]))
-            except Exception:  # noqa: BLE001 - no audio device: stay silent
+            except Exception:
                 sound = None
             self._sounds[name] = sound or False
         if sound:
@@ -276,7 +313,7 @@ class CompanionApp(App):
             return []
         try:
             return list(self.service.journal.games())
-        except Exception:  # noqa: BLE001 - the list is a convenience
+        except Exception:
             return []
 
     # ------------------------------------------------------------------ navigation
@@ -305,7 +342,7 @@ class CompanionApp(App):
     def begin_game(self, setup: Any) -> None:
         try:
             self.service.new_game(setup)
-        except Exception as exc:  # noqa: BLE001 - a refused setup or journal: say it
+        except Exception as exc:
             self.message(str(exc), error=True)
             self.refresh()
             return
@@ -354,8 +391,9 @@ class CompanionApp(App):
         table = self.controller.table
         if table is None or not self.stager.active:
             return
-        what = simulate_step(table, self.stager, self.rng, self.config_.palette,
-                             self.controller.buying)
+        what = simulate_step(
+            table, self.stager, self.rng, self.config_.palette, self.controller.buying
+        )
         if what:
             self.message(tr("Demo: the camera now sees {what}", what=_(what)))
             self.refresh()
@@ -369,7 +407,7 @@ class CompanionApp(App):
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / f"game-{game_id}.json"
             path.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", "utf-8")
-        except Exception as exc:  # noqa: BLE001 - say it in one sentence
+        except Exception as exc:
             self.message(tr("The record could not be written: {problem}", problem=str(exc)), True)
         else:
             self.message(tr("Saved the record to {path}", path=str(path)))
@@ -391,8 +429,11 @@ class CompanionApp(App):
             self.show_flash(_("Card read"), (0.1, 0.1, 0.12, 0.94))
         for player in out.eureka:
             seat = self._seat_of(player)
-            self.show_flash(tr("EUREKA! {player}", player=player),
-                            (*self.seat_colour(seat)[:3], 0.95), dark_text=True)
+            self.show_flash(
+                tr("EUREKA! {player}", player=player),
+                (*self.seat_colour(seat)[:3], 0.95),
+                dark_text=True,
+            )
         self._requests.extend(out.requests)
         if not self._showing_request and self._requests:
             self._next_request()
@@ -436,17 +477,26 @@ class CompanionApp(App):
             return
         if request.kind == "pick-robot":
             picker = self.sm.get_screen("picker")
-            picker.show(request.title, lambda robot: self._finish(request, robot),
-                        lambda: self._cancel(), request.initial, request.private)
+            picker.show(
+                request.title,
+                lambda robot: self._finish(request, robot),
+                lambda: self._cancel(),
+                request.initial,
+                request.private,
+            )
             self.go("picker")
         elif request.kind == "pick-number":
             table = self.controller.table
             left = None
             if not isinstance(table, RoboFactoryTable) and table is not None and table.game:
                 left = tuple(table.game.cards_left(v) for v in range(6))
-            self.sm.get_screen("number").show(request.title, request.choices,
-                                              lambda n: self._finish(request, n),
-                                              lambda: self._cancel(), left)
+            self.sm.get_screen("number").show(
+                request.title,
+                request.choices,
+                lambda n: self._finish(request, n),
+                lambda: self._cancel(),
+                left,
+            )
             self.go("number")
         elif request.kind == "secret":
             assert request.secret is not None
@@ -457,8 +507,10 @@ class CompanionApp(App):
                 def fix() -> None:
                     self._requests.insert(0, fix_request)
                     self._next_request()
-            self.sm.get_screen("secret").show(request.secret,
-                                              lambda: self._finish(request, None), fix)
+
+            self.sm.get_screen("secret").show(
+                request.secret, lambda: self._finish(request, None), fix
+            )
             self.go("secret")
 
     def _finish(self, request: Request, value: Any) -> None:
@@ -487,16 +539,20 @@ class CompanionApp(App):
                     self.play(sound)
                 if out.eureka:
                     for player in out.eureka:
-                        self.show_flash(tr("EUREKA! {player}", player=player),
-                                        (*self.seat_colour(self._seat_of(player))[:3], 0.95), True)
+                        self.show_flash(
+                            tr("EUREKA! {player}", player=player),
+                            (*self.seat_colour(self._seat_of(player))[:3], 0.95),
+                            True,
+                        )
                 return
             self.process(out)
         elif self._message and time.monotonic() > self._message_until:
             self._message = ""
             self.refresh()
 
-    def _on_key(self, _window: Any, key: int, _scancode: int, codepoint: str | None,
-                _modifiers: Any) -> bool:
+    def _on_key(
+        self, _window: Any, key: int, _scancode: int, codepoint: str | None, _modifiers: Any
+    ) -> bool:
         if codepoint and codepoint in "123456" and (self.demo or self.simulator is not None):
             self.press_station(int(codepoint) - 1)
             return True
@@ -514,5 +570,5 @@ class CompanionApp(App):
             return
         try:
             press(station)
-        except Exception as exc:  # noqa: BLE001 - a demo key must never crash the app
+        except Exception as exc:
             self.message(str(exc), True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import traceback
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,7 @@ class Autoplay:
         except StopIteration:
             self.app.stop()
             return
-        except Exception as exc:  # noqa: BLE001 - report in one line, keep the traceback in the log
+        except Exception as exc:
             log.error("autoplay failed:\n%s", traceback.format_exc())
             self.error = f"{type(exc).__name__}: {exc}"
             self.snapshot(force=True, label="error")
@@ -131,8 +132,9 @@ class Autoplay:
         button.trigger_action(0)
         yield 0.15
 
-    def until(self, what: str, test: Callable[[], bool], timeout: float = 8.0,
-              flash: bool = True) -> Script:
+    def until(
+        self, what: str, test: Callable[[], bool], timeout: float = 8.0, flash: bool = True
+    ) -> Script:
         waited = 0.0
         # also wait for the "card read" flash to fade, so each screen is seen clearly
         while not test() or (flash and self.app.flash.opacity > 0):
@@ -169,8 +171,14 @@ class Autoplay:
 
     # ------------------------------------------------------------------ camera readings
 
-    def read(self, what: str, test: Callable[[], bool], fallback: Callable[[], Script] | None = None,
-             restage: Callable[[], None] | None = None, timeout: float = 6.0) -> Script:
+    def read(
+        self,
+        what: str,
+        test: Callable[[], bool],
+        fallback: Callable[[], Script] | None = None,
+        restage: Callable[[], None] | None = None,
+        timeout: float = 6.0,
+    ) -> Script:
         """Wait for a staged reading to be applied, answering the app's questions as the table
         would: a doubtful reading is confirmed when right and corrected by touch when wrong.
         When the camera reads nothing, the card is laid again once, then entered by touch."""
@@ -218,8 +226,11 @@ class Autoplay:
         elif right:
             yield from self.tap("accept-reading")
         elif isinstance(cmd, (c.PlaceStart, c.PlaceCard)):
-            if isinstance(cmd, c.PlaceCard) and self.want_cell is not None \
-                    and cmd.cell != self.want_cell[0]:
+            if (
+                isinstance(cmd, c.PlaceCard)
+                and self.want_cell is not None
+                and cmd.cell != self.want_cell[0]
+            ):
                 yield from self.tap("dismiss-reading")
                 yield from self.tap(f"cell:{self.want_cell[0]}")
                 yield from self.tap(f"number:{self.want_cell[1]}")
@@ -236,13 +247,13 @@ class Autoplay:
 
     def is_expected(self, cmd: c.Command) -> bool:
         if isinstance(cmd, (c.ScanOrder, c.LayBoardCard)):
-            return cmd.robot == self.want
+            return bool(cmd.robot == self.want)
         if isinstance(cmd, c.Buy):
-            return cmd.card == self.want
+            return bool(cmd.card == self.want)
         if isinstance(cmd, c.SetRobot):
             return self.want_robots.get(cmd.player) == cmd.robot
         if isinstance(cmd, c.PlaceStart):
-            return cmd.value == self.want
+            return bool(cmd.value == self.want)
         if isinstance(cmd, c.PlaceCard):
             return self.want_cell == (cmd.cell, cmd.value)
         return False
@@ -275,8 +286,10 @@ class Autoplay:
             board=["blue-blue-blue", "red-green-yellow", "yellow-red-green"],
             touch_board=2,
             buys=[("Bob", "green-green-blue", "camera"), ("Cid", "yellow-yellow-yellow", "touch")],
-            attempts=[({1: "red-green-green", 2: "yellow-green-blue"}, [1]),
-                      ({1: "red-green-blue", 2: "red-blue-blue"}, [])],
+            attempts=[
+                ({1: "red-green-green", 2: "yellow-green-blue"}, [1]),
+                ({1: "red-green-blue", 2: "red-blue-blue"}, []),
+            ],
             fix=("Cid", "red-blue-green"),
         )
         # Turn 2, Bob: Cid calls Eureka and is right in the first attempt.
@@ -295,12 +308,21 @@ class Autoplay:
             roll_by_touch=True,
         )
         for order, board, robots in (
-            ("yellow-red-green", ["yellow-red-red", "green-red-green", "blue-blue-blue"],
-             {1: "yellow-red-green", 2: "yellow-red-red"}),
-            ("red-red-red", ["red-red-green", "green-green-green", "blue-red-yellow"],
-             {0: "red-red-green", 2: "red-red-red"}),
-            ("green-blue-blue", ["green-blue-red", "blue-blue-blue", "yellow-green-red"],
-             {0: "green-blue-blue", 1: "green-blue-blue"}),
+            (
+                "yellow-red-green",
+                ["yellow-red-red", "green-red-green", "blue-blue-blue"],
+                {1: "yellow-red-green", 2: "yellow-red-red"},
+            ),
+            (
+                "red-red-red",
+                ["red-red-green", "green-green-green", "blue-red-yellow"],
+                {0: "red-red-green", 2: "red-red-red"},
+            ),
+            (
+                "green-blue-blue",
+                ["green-blue-red", "blue-blue-blue", "yellow-green-red"],
+                {0: "green-blue-blue", 1: "green-blue-blue"},
+            ),
         ):
             yield from self.turn(order=order, board=board, attempts=[(robots, [])])
         yield from self.until("the results", lambda: app.sm.current == "end")
@@ -331,16 +353,23 @@ class Autoplay:
         if stager.active:
             stager.order(order)
             if not self._flash_shown:
-                yield from self.read("the order card", lambda: self.app.flash.opacity > 0.9
-                                     or self.step() is not Step.ORDER, touch_order,
-                                     lambda: stager.order(order))
+                yield from self.read(
+                    "the order card",
+                    lambda: self.app.flash.opacity > 0.9 or self.step() is not Step.ORDER,
+                    touch_order,
+                    lambda: stager.order(order),
+                )
                 if self.app.flash.opacity > 0:
                     self.snapshot(force=True, label="card-read")
                 self._flash_shown = True
         else:
             yield from touch_order()
-        yield from self.read("the order card", lambda: self.step() is Step.BOARD, touch_order,
-                             lambda: stager.order(order))
+        yield from self.read(
+            "the order card",
+            lambda: self.step() is Step.BOARD,
+            touch_order,
+            lambda: stager.order(order),
+        )
         if str(self.table.order_card()) != order:  # read wrongly with confidence: undo, touch
             yield from self.tap("undo")
             stager.nothing()
@@ -357,10 +386,12 @@ class Autoplay:
                 stager.order_doubtful(card)
             else:
                 stager.order(card)
-            yield from self.read(f"board card {i + 1}",
-                                 lambda laid=laid: len(self.table.turn.board) > laid,
-                                 lambda card=card: self.touch_board(card),
-                                 lambda card=card: stager.order(card))
+            yield from self.read(
+                f"board card {i + 1}",
+                self.board_beyond(laid),
+                partial(self.touch_board, card),
+                partial(stager.order, card),
+            )
             if str(self.table.turn.board[-1]) != card:
                 yield from self.tap("undo")
                 stager.nothing()
@@ -375,10 +406,12 @@ class Autoplay:
                 yield from self.pick_robot(card)
             else:
                 stager.order(card)
-            yield from self.read("the handed card", lambda: app.sm.current == "secret"
-                                 and "tile" in app.sm.current_screen.hint,
-                                 lambda card=card: self.touch_buy(card),
-                                 lambda card=card: stager.order(card))
+            yield from self.read(
+                "the handed card",
+                lambda: app.sm.current == "secret" and "tile" in app.sm.current_screen.hint,
+                partial(self.touch_buy, card),
+                partial(stager.order, card),
+            )
             yield from self.hold_secret()
         stager.nothing()
         yield from self.until("the purchases", lambda: self.step() is Step.PURCHASES)
@@ -393,8 +426,9 @@ class Autoplay:
             for station in eureka:
                 name = self.table.game.players[station]
                 app.press_station(station)
-                yield from self.until(f"{name}'s Eureka", lambda n=name: n in self.table.eureka,
-                                      flash=False)
+                yield from self.until(
+                    f"{name}'s Eureka", partial(self.called_eureka, name), flash=False
+                )
                 yield 0.3
                 self.snapshot(force=True, label="eureka")
                 yield from self.until("the flash to fade", lambda: True)
@@ -405,8 +439,12 @@ class Autoplay:
                 for seat, robot in robots.items():
                     yield from self.tap(f"robot:{self.table.game.players[seat]}")
                     yield from self.pick_robot(robot)
-            yield from self.read("the robots", lambda: not self.table.missing_robots(),
-                                 self.touch_robots, lambda robots=robots: stager.tiles(robots))
+            yield from self.read(
+                "the robots",
+                lambda: not self.table.missing_robots(),
+                self.touch_robots,
+                partial(stager.tiles, robots),
+            )
             for name, robot in self.want_robots.items():
                 if str(self.table.robots.get(name)) != robot:  # read wrongly: fix by touch
                     yield from self.tap(f"robot:{name}")
@@ -429,6 +467,15 @@ class Autoplay:
         yield from self.until("the ledger", lambda: self.step() is Step.LEDGER)
         yield 0.3
         yield from self.tap("next-turn")
+
+    def board_beyond(self, laid: int) -> Callable[[], bool]:
+        return lambda: len(self.table.turn.board) > laid
+
+    def cells_beyond(self, placed: int) -> Callable[[], bool]:
+        return lambda: len(self.table.game.cells) > placed
+
+    def called_eureka(self, name: str) -> bool:
+        return name in self.table.eureka
 
     def touch_board(self, card: str) -> Script:
         yield from self.tap("enter-board")
@@ -465,18 +512,28 @@ class Autoplay:
         else:
             yield from self.tap("enter-start")
             yield from self.tap(f"number:{start}")
-        yield from self.read("the start card", lambda: self.table.game is not None,
-                             lambda: self.touch_cell(None, start), lambda: stager.grid(shown))
-        values = {Cell(col, 4 - r): v for r, row in enumerate(MASTER_GRID) for col, v in enumerate(row)}
+        yield from self.read(
+            "the start card",
+            lambda: self.table.game is not None,
+            lambda: self.touch_cell(None, start),
+            lambda: stager.grid(shown),
+        )
+        values = {
+            Cell(col, 4 - r): v for r, row in enumerate(MASTER_GRID) for col, v in enumerate(row)
+        }
         order, _stranded = connected_order(values, CENTRE)
         for move, cell in enumerate(order[1:]):
             table: RobotMasterTable = self.table
+            assert table.game is not None
             placed = len(table.game.cells)
             value = values[cell]
             self.want_cell = (cell.name, value)
             if move == 3:  # a mistake: a cell that touches nothing
-                far = next(n for n in ("a1", "e5", "a5", "e1") if n not in table.legal_cells()
-                           and Cell.parse_name(n) not in table.game.cells)
+                far = next(
+                    n
+                    for n in ("a1", "e5", "a5", "e1")
+                    if n not in table.legal_cells() and Cell.parse_name(n) not in table.game.cells
+                )
                 yield from self.tap(f"cell:{far}")
                 yield 0.3
             shown[4 - cell.y][cell.x] = value
@@ -485,13 +542,16 @@ class Autoplay:
             else:
                 yield from self.tap(f"cell:{cell.name}")
                 yield from self.tap(f"number:{value}")
-            yield from self.read(f"a card on {cell.name}",
-                                 lambda placed=placed: len(self.table.game.cells) > placed,
-                                 lambda cell=cell, value=value: self.touch_cell(cell.name, value),
-                                 lambda: stager.grid(shown))
+            yield from self.read(
+                f"a card on {cell.name}",
+                self.cells_beyond(placed),
+                partial(self.touch_cell, cell.name, value),
+                lambda: stager.grid(shown),
+            )
             if self.table.game.value_at(cell) != value:
-                raise AutoplayError(f"{cell.name} holds {self.table.game.value_at(cell)}, "
-                                    f"not {value}")
+                raise AutoplayError(
+                    f"{cell.name} holds {self.table.game.value_at(cell)}, not {value}"
+                )
         stager.nothing()
         yield from self.until("the results", lambda: app.sm.current == "end")
         yield 0.3

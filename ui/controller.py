@@ -15,7 +15,7 @@ from typing import Any
 from companion import commands as c
 from companion.service import TableService
 from companion.session import Result, Suggestion, TableSession
-from companion.tables.robo_factory import RoboFactoryTable, Step
+from companion.tables.robo_factory import RoboFactoryTable
 from companion.tables.robot_master import RobotMasterTable
 from ui import viewmodels as vm
 from ui.i18n import _, tr
@@ -34,7 +34,7 @@ class Request:
 
     kind: str
     title: str = ""
-    done: Callable[[Any], None] | None = None
+    done: Callable[[Any], Any] | None = None
     secret: vm.SecretView | None = None
     #: for pick-number: the choices; for pick-robot: a robot to start from
     choices: tuple[int, ...] = ()
@@ -60,8 +60,9 @@ class Outcome:
 
 
 class Controller:
-    def __init__(self, service: TableService, *, has_camera: bool = False,
-                 has_board: bool = False) -> None:
+    def __init__(
+        self, service: TableService, *, has_camera: bool = False, has_board: bool = False
+    ) -> None:
         self.service = service
         self.has_camera = has_camera
         self.has_board = has_board
@@ -94,8 +95,9 @@ class Controller:
         table = session.state
         if isinstance(table, RoboFactoryTable):
             return vm.factory_view(table, session.can_undo, self.context())
-        return vm.master_view(table, session.can_undo, self.selected_cell, self.warning,
-                              self.pending)
+        return vm.master_view(
+            table, session.can_undo, self.selected_cell, self.warning, self.pending
+        )
 
     # ------------------------------------------------------------------ commands
 
@@ -124,8 +126,11 @@ class Controller:
             assert isinstance(table, RoboFactoryTable)
             tile = table.purchase_tile(command.player)
             if tile is not None:
-                out.requests.append(Request(
-                    "secret", secret=vm.purchase_secret(table.customer, command.player, tile)))
+                out.requests.append(
+                    Request(
+                        "secret", secret=vm.purchase_secret(table.customer, command.player, tile)
+                    )
+                )
         if isinstance(command, c.CommitReveal):
             table = self.table
             assert isinstance(table, RoboFactoryTable)
@@ -156,7 +161,7 @@ class Controller:
         out = Outcome()
         try:
             update = self.service.poll()
-        except Exception as exc:  # noqa: BLE001 - a journal or adapter error: say it, keep going
+        except Exception as exc:
             log.exception("poll failed")
             out.message = tr("Something went wrong: {problem}", problem=str(exc))
             out.error = True
@@ -222,16 +227,23 @@ class Controller:
     def _factory(self, table: RoboFactoryTable, verb: str, arg: str, out: Outcome) -> None:
         customer = table.customer
         if verb == "enter-order":
-            out.requests.append(Request(
-                "pick-robot", tr("{player} only: enter the order card (others look away)",
-                                 player=customer),
-                done=lambda robot: self._submit_picked(c.ScanOrder(robot), out_holder=None),
-                private=True))
+            out.requests.append(
+                Request(
+                    "pick-robot",
+                    tr("{player} only: enter the order card (others look away)", player=customer),
+                    done=lambda robot: self._submit_picked(c.ScanOrder(robot), out_holder=None),
+                    private=True,
+                )
+            )
         elif verb == "enter-board":
             slot = len(table.turn.board) + 1
-            out.requests.append(Request(
-                "pick-robot", tr("Board card {slot}", slot=slot),
-                done=lambda robot: self._submit_picked(c.LayBoardCard(robot))))
+            out.requests.append(
+                Request(
+                    "pick-robot",
+                    tr("Board card {slot}", slot=slot),
+                    done=lambda robot: self._submit_picked(c.LayBoardCard(robot)),
+                )
+            )
         elif verb == "buy":
             self.buying = arg
             self.service.buyer = arg
@@ -241,19 +253,30 @@ class Controller:
             self.pending = []
         elif verb == "enter-buy":
             buyer = self.buying or ""
-            out.requests.append(Request(
-                "pick-robot",
-                tr("{player} only: enter the card {buyer} handed in (others look away)",
-                   player=customer, buyer=buyer),
-                done=lambda robot: self._submit_picked(c.Buy(buyer, robot)), private=True))
+            out.requests.append(
+                Request(
+                    "pick-robot",
+                    tr(
+                        "{player} only: enter the card {buyer} handed in (others look away)",
+                        player=customer,
+                        buyer=buyer,
+                    ),
+                    done=lambda robot: self._submit_picked(c.Buy(buyer, robot)),
+                    private=True,
+                )
+            )
         elif verb == "start-production" or verb == "second-attempt":
             self.submit(c.StartProduction(), out)
         elif verb == "robot":
             current = table.robots.get(arg)
-            out.requests.append(Request(
-                "pick-robot", tr("{player}'s robot", player=arg),
-                done=lambda robot: self._submit_picked(c.SetRobot(arg, robot)),
-                initial=None if current is None else str(current)))
+            out.requests.append(
+                Request(
+                    "pick-robot",
+                    tr("{player}'s robot", player=arg),
+                    done=lambda robot: self._submit_picked(c.SetRobot(arg, robot)),
+                    initial=None if current is None else str(current),
+                )
+            )
         elif verb == "eureka":
             self.submit(c.CallEureka(arg), out)
         elif verb == "reveal":
@@ -263,22 +286,32 @@ class Controller:
             out.changed = True
             if result.accepted:
                 out.sounds.append("dice")
-                out.message = tr("{player} rolled {roll}", player=arg,
-                                 roll=getattr(result.command, "roll", "?"))
+                out.message = tr(
+                    "{player} rolled {roll}", player=arg, roll=getattr(result.command, "roll", "?")
+                )
             else:
                 out.message, out.error = result.reason, True
         elif verb == "enter-roll":
-            out.requests.append(Request(
-                "pick-number", tr("{player}'s roll", player=arg), choices=(1, 2, 3, 4, 5, 6),
-                done=lambda n: self._submit_picked(c.SetRoll(arg, int(n)))))
+            out.requests.append(
+                Request(
+                    "pick-number",
+                    tr("{player}'s roll", player=arg),
+                    choices=(1, 2, 3, 4, 5, 6),
+                    done=lambda n: self._submit_picked(c.SetRoll(arg, int(n))),
+                )
+            )
         elif verb == "commit":
             self.submit(c.CommitReveal(), out)
         elif verb == "feedback":
             tile = table.feedback_tile(arg)
             if tile is not None:
-                out.requests.append(Request(
-                    "secret", secret=vm.feedback_secret(arg, tile),
-                    done=lambda _x: self._submit_picked(c.FeedbackSeen(arg))))
+                out.requests.append(
+                    Request(
+                        "secret",
+                        secret=vm.feedback_secret(arg, tile),
+                        done=lambda _x: self._submit_picked(c.FeedbackSeen(arg)),
+                    )
+                )
         elif verb == "next-turn":
             self.submit(c.NextTurn(), out)
         elif verb == "show-end":
@@ -286,9 +319,14 @@ class Controller:
 
     def _master(self, table: RobotMasterTable, verb: str, arg: str, out: Outcome) -> None:
         if verb == "enter-start":
-            out.requests.append(Request(
-                "pick-number", _("The start card"), choices=(0, 1, 2, 3, 4, 5),
-                done=lambda n: self._submit_picked(c.PlaceStart(int(n)))))
+            out.requests.append(
+                Request(
+                    "pick-number",
+                    _("The start card"),
+                    choices=(0, 1, 2, 3, 4, 5),
+                    done=lambda n: self._submit_picked(c.PlaceStart(int(n))),
+                )
+            )
         elif verb == "cell":
             warning = vm.placement_warning(table, arg)
             if warning:
@@ -300,9 +338,14 @@ class Controller:
             self.selected_cell = arg
             game = table.game
             choices = tuple(v for v in range(6) if game is not None and game.cards_left(v) > 0)
-            out.requests.append(Request(
-                "pick-number", tr("Which card goes on {cell}?", cell=arg), choices=choices,
-                done=lambda n: self._submit_picked(c.PlaceCard(arg, int(n)))))
+            out.requests.append(
+                Request(
+                    "pick-number",
+                    tr("Which card goes on {cell}?", cell=arg),
+                    choices=choices,
+                    done=lambda n: self._submit_picked(c.PlaceCard(arg, int(n))),
+                )
+            )
         elif verb == "show-end":
             out.requests.append(Request("end"))
 
@@ -320,23 +363,41 @@ class Controller:
             customer = table.customer if isinstance(table, RoboFactoryTable) else ""
             robot = cmd.card if isinstance(cmd, c.Buy) else getattr(cmd, "robot", "")
             fix = Request(
-                "pick-robot", _("Correct the reading"), private=True,
-                done=lambda r: self._submit_picked(_with_robot(cmd, str(r))))
-            out.requests.append(Request(
-                "secret", secret=vm.reading_secret(customer, str(robot)),
-                done=lambda _x: self._submit_picked(_as_touch(cmd)), fix=fix))
+                "pick-robot",
+                _("Correct the reading"),
+                private=True,
+                done=lambda r: self._submit_picked(_with_robot(cmd, str(r))),
+            )
+            out.requests.append(
+                Request(
+                    "secret",
+                    secret=vm.reading_secret(customer, str(robot)),
+                    done=lambda _x: self._submit_picked(_as_touch(cmd)),
+                    fix=fix,
+                )
+            )
         elif verb == "fix-reading":
             if isinstance(cmd, (c.PlaceStart, c.PlaceCard)):
                 value_cmd = cmd
-                out.requests.append(Request(
-                    "pick-number", _describe_fix(cmd), choices=(0, 1, 2, 3, 4, 5),
-                    done=lambda n: self._submit_picked(_with_value(value_cmd, int(n)))))
+                out.requests.append(
+                    Request(
+                        "pick-number",
+                        _describe_fix(cmd),
+                        choices=(0, 1, 2, 3, 4, 5),
+                        done=lambda n: self._submit_picked(_with_value(value_cmd, int(n))),
+                    )
+                )
             else:
                 robot = cmd.card if isinstance(cmd, c.Buy) else getattr(cmd, "robot", None)
-                out.requests.append(Request(
-                    "pick-robot", _("Correct the reading"), initial=robot,
-                    done=lambda r: self._submit_picked(_with_robot(cmd, str(r))),
-                    private=vm.is_secret(cmd)))
+                out.requests.append(
+                    Request(
+                        "pick-robot",
+                        _("Correct the reading"),
+                        initial=robot,
+                        done=lambda r: self._submit_picked(_with_robot(cmd, str(r))),
+                        private=vm.is_secret(cmd),
+                    )
+                )
 
     def _submit_picked(self, command: c.Command, out_holder: Outcome | None = None) -> Outcome:
         out = out_holder or Outcome()

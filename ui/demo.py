@@ -45,8 +45,14 @@ class Stager:
             self.staged.show_tiles(robots)
         elif self.fake is not None:
             self.fake.staged.clear()
-            self.fake.stage(TilesObservation(
-                {seat: RobotReading(r, CONFIDENT, (CONFIDENT,) * 3) for seat, r in robots.items()}))
+            self.fake.stage(
+                TilesObservation(
+                    {
+                        seat: RobotReading(r, CONFIDENT, (CONFIDENT,) * 3)
+                        for seat, r in robots.items()
+                    }
+                )
+            )
 
     def grid(self, cells: list[list[int | None]]) -> None:
         if self.staged is not None:
@@ -63,8 +69,9 @@ class Stager:
             self.fake.staged.clear()
 
 
-def simulate_step(table: Any, stager: Stager, rng: random.Random, palette: Palette,
-                  buyer: str | None = None) -> str:
+def simulate_step(
+    table: Any, stager: Stager, rng: random.Random, palette: Palette, buyer: str | None = None
+) -> str:
     """Stage a plausible reading for what the table is doing now; returns what was staged."""
     if isinstance(table, RobotMasterTable):
         game = table.game
@@ -83,11 +90,16 @@ def simulate_step(table: Any, stager: Stager, rng: random.Random, palette: Palet
         stager.grid(grid)
         return "a card"
     assert isinstance(table, RoboFactoryTable)
-    used = {str(r) for r in (table.order_card(), *table.turn.board,
-                             *table.turn.purchases.values()) if r is not None}
+    used = {
+        str(r)
+        for r in (table.order_card(), *table.turn.board, *table.turn.purchases.values())
+        if r is not None
+    }
     free = [str(card) for card in palette.all_cards() if str(card) not in used]
-    if table.step is Step.ORDER or table.step is Step.BOARD or (
-        table.step is Step.PURCHASES and buyer is not None
+    if (
+        table.step is Step.ORDER
+        or table.step is Step.BOARD
+        or (table.step is Step.PURCHASES and buyer is not None)
     ):
         stager.order(rng.choice(free))
         return "a card"

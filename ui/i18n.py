@@ -30,7 +30,7 @@ _catalogs: dict[str, gettext.NullTranslations] = {}
 _listeners: list[Callable[[str], None]] = []
 
 
-def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "mark, translate later"
+def N_(message: str) -> str:
     return message
 
 
@@ -39,11 +39,7 @@ def compile_catalogs(force: bool = False) -> list[Path]:
     written: list[Path] = []
     for po_path in sorted(LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
         mo_path = po_path.with_suffix(".mo")
-        if (
-            not force
-            and mo_path.exists()
-            and mo_path.stat().st_mtime >= po_path.stat().st_mtime
-        ):
+        if not force and mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
             continue
         try:
             from babel.messages.mofile import write_mo
@@ -134,7 +130,9 @@ def _rm_detail(detail: str) -> str:
         return detail
     return tr(
         "line {k} from the lowest: {mine} against {theirs}",
-        k=m.group(1), mine=m.group(2), theirs=m.group(3),
+        k=m.group(1),
+        mine=m.group(2),
+        theirs=m.group(3),
     )
 
 
@@ -155,7 +153,9 @@ def extract_messages() -> list[str]:
     found: dict[str, None] = {}
     import re
 
-    pattern = re.compile(r"""\b(?:_|N_|tr|app\.tr)\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
+    pattern = re.compile(
+        r"""\b(?:_|N_|tr|app\.tr)\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')"""
+    )
     root = Path(__file__).parent
     for path in sorted([*root.rglob("*.py"), *root.rglob("*.kv")]):
         for m in pattern.finditer(path.read_text(encoding="utf-8")):

@@ -18,15 +18,27 @@ log = logging.getLogger(__name__)
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="robo-companion demo|run",
-                                description="The touchscreen app for Robo Factory and Robot Master.")
-    p.add_argument("--autoplay", action="store_true",
-                   help="demo: play a scripted Robo Factory game and a Robot Master game, then exit")
-    p.add_argument("--screenshots", metavar="DIR",
-                   help="with --autoplay: save a PNG of every screen state in DIR")
+    p = argparse.ArgumentParser(
+        prog="robo-companion demo|run",
+        description="The touchscreen app for Robo Factory and Robot Master.",
+    )
+    p.add_argument(
+        "--autoplay",
+        action="store_true",
+        help="demo: play a scripted Robo Factory game and a Robot Master game, then exit",
+    )
+    p.add_argument(
+        "--screenshots",
+        metavar="DIR",
+        help="with --autoplay: save a PNG of every screen state in DIR",
+    )
     p.add_argument("--fullscreen", action="store_true", default=None, help="fill the screen")
-    p.add_argument("--window", dest="fullscreen", action="store_false",
-                   help="a window (800x480), whatever the config says")
+    p.add_argument(
+        "--window",
+        dest="fullscreen",
+        action="store_false",
+        help="a window (800x480), whatever the config says",
+    )
     p.add_argument("--language", choices=["en", "nl", "de"], help="start in this language")
     return p
 
@@ -44,9 +56,9 @@ def prepare_kivy(fullscreen: bool, *, quiet: bool = True) -> None:
         kivy_log = logging.getLogger("kivy")
         kivy_log.propagate = False
         kivy_log.addHandler(logging.NullHandler())
-    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # not xsel/xclip: the Pi kiosk has neither
     if not _has_sound_card() and not os.environ.get("SDL_AUDIODRIVER"):
-        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # silence, not ALSA's complaints  # not xsel/xclip: the Pi kiosk has neither
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # silence, not ALSA complaints
     logging.basicConfig(level=logging.WARNING, format="robo-companion: %(message)s")
     kivy_home = state_dir() / "kivy"
     try:
@@ -55,7 +67,6 @@ def prepare_kivy(fullscreen: bool, *, quiet: bool = True) -> None:
     except OSError:
         pass
     from kivy.config import Config as KivyConfig
-
 
     KivyConfig.set("graphics", "width", "800")
     KivyConfig.set("graphics", "height", "480")
@@ -91,17 +102,24 @@ def main(argv: list[str]) -> int:
         import dataclasses
 
         config = dataclasses.replace(
-            config, game=dataclasses.replace(config.game, language=args.language))
+            config, game=dataclasses.replace(config.game, language=args.language)
+        )
     fullscreen = config.ui.fullscreen if args.fullscreen is None else args.fullscreen
     if args.autoplay:
         fullscreen = False
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY") and not _has_kms():
-        print("robo-companion: no display found (set DISPLAY, or run under xvfb-run)",
-              file=sys.stderr)
+        print(
+            "robo-companion: no display found (set DISPLAY, or run under xvfb-run)", file=sys.stderr
+        )
         return 3
     prepare_kivy(fullscreen)
-    return run_app(config, demo=demo, run=not demo, autoplay=args.autoplay,
-                   screenshots=Path(args.screenshots) if args.screenshots else None)
+    return run_app(
+        config,
+        demo=demo,
+        run=not demo,
+        autoplay=args.autoplay,
+        screenshots=Path(args.screenshots) if args.screenshots else None,
+    )
 
 
 def _has_sound_card() -> bool:
@@ -122,7 +140,7 @@ def build_wired(config: Any, *, demo: bool, autoplay: bool = False, journal: Any
     from companion.fakes import FakeSirenBoard, RandomDice
     from ui.demo import DemoCamera
 
-    wired = wiring.build(config, demo=demo, journal=journal)
+    wired: Any = wiring.build(config, demo=demo, journal=journal)
     wired.fake_camera = None
     if demo:
         if wired.service.board is None:
@@ -140,8 +158,15 @@ def build_wired(config: Any, *, demo: bool, autoplay: bool = False, journal: Any
     return wired
 
 
-def run_app(config: Any, *, demo: bool, run: bool, autoplay: bool = False,
-            screenshots: Path | None = None, on_first_frame: Any = None) -> int:
+def run_app(
+    config: Any,
+    *,
+    demo: bool,
+    run: bool,
+    autoplay: bool = False,
+    screenshots: Path | None = None,
+    on_first_frame: Any = None,
+) -> int:
     from companion import systemd_notify
     from ui.app import CompanionApp
 
@@ -175,6 +200,8 @@ def run_app(config: Any, *, demo: bool, run: bool, autoplay: bool = False,
         if player.error:
             print(f"robo-companion: the autoplay stopped: {player.error}", file=sys.stderr)
             return 1
-        print(f"autoplay: {player.shots} screenshots, {player.steps} steps, "
-              f"{player.fallbacks} readings entered by touch after the camera declined")
+        print(
+            f"autoplay: {player.shots} screenshots, {player.steps} steps, "
+            f"{player.fallbacks} readings entered by touch after the camera declined"
+        )
     return 0

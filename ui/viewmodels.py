@@ -65,11 +65,18 @@ def prompt_for(suggestion: Suggestion, customer: str | None = None) -> Prompt:
     if is_secret(cmd):
         who = customer or ""
         return Prompt(
-            tr("The camera is not sure about the card. {customer}: check it privately", customer=who),
+            tr(
+                "The camera is not sure about the card. {customer}: check it privately",
+                customer=who,
+            ),
             suggestion.problem,
             True,
-            (Action("check-reading", tr("{customer}: check privately", customer=who), kind="secret"),
-             Action("dismiss-reading", _("Ignore"))),
+            (
+                Action(
+                    "check-reading", tr("{customer}: check privately", customer=who), kind="secret"
+                ),
+                Action("dismiss-reading", _("Ignore")),
+            ),
         )
     text = tr("Is this right? {what}", what=_describe_reading(cmd))
     actions: list[Action] = []
@@ -159,7 +166,9 @@ class FactoryContext:
     has_board: bool = False
 
 
-def factory_view(table: RoboFactoryTable, can_undo: bool, ctx: FactoryContext | None = None) -> FactoryView:
+def factory_view(
+    table: RoboFactoryTable, can_undo: bool, ctx: FactoryContext | None = None
+) -> FactoryView:
     ctx = ctx or FactoryContext()
     game = table.game
     turn = game.current
@@ -167,7 +176,9 @@ def factory_view(table: RoboFactoryTable, can_undo: bool, ctx: FactoryContext | 
     customer = table.customer
     total_turns = _turns_due(table)
     subtitle = tr(
-        "Turn {n} of {total} · Customer: {customer}", n=turn.number, total=total_turns,
+        "Turn {n} of {total} · Customer: {customer}",
+        n=turn.number,
+        total=total_turns,
         customer=customer,
     )
     if step in (Step.PRODUCTION, Step.REVEAL):
@@ -178,7 +189,9 @@ def factory_view(table: RoboFactoryTable, can_undo: bool, ctx: FactoryContext | 
     actions: list[Action] = []
     secret_scan = False
     camera_note = ""
-    board = tuple((str(card), tile) for card, tile in zip(turn.board, turn.board_tiles, strict=False))
+    board = tuple(
+        (str(card), tile) for card, tile in zip(turn.board, turn.board_tiles, strict=False)
+    )
 
     order = table.order_card()
     # Robots are built face-down: nothing about them is shown before the reveal.
@@ -189,22 +202,36 @@ def factory_view(table: RoboFactoryTable, can_undo: bool, ctx: FactoryContext | 
         secret_scan = True
         camera_note = _("The camera reads the card privately: nothing it sees is shown.")
         actions.append(
-            Action("enter-order", tr("{customer}: enter the card by touch", customer=customer),
-                   kind="secret")
+            Action(
+                "enter-order",
+                tr("{customer}: enter the card by touch", customer=customer),
+                kind="secret",
+            )
         )
     elif step is Step.BOARD:
-        actions.append(Action("enter-board", tr("Enter board card {slot} by touch",
-                                               slot=len(turn.board) + 1)))
+        actions.append(
+            Action("enter-board", tr("Enter board card {slot} by touch", slot=len(turn.board) + 1))
+        )
         if ctx.has_camera:
             camera_note = _("Hold each board card under the camera, one at a time.")
     elif step is Step.PURCHASES:
         if ctx.buying is not None:
             secret_scan = True
-            lines.append(tr("{buyer} buys: {customer}, show the handed card to the camera, privately",
-                            buyer=ctx.buying, customer=customer))
+            lines.append(
+                tr(
+                    "{buyer} buys: {customer}, show the handed card to the camera, privately",
+                    buyer=ctx.buying,
+                    customer=customer,
+                )
+            )
             camera_note = _("The camera reads the card privately: nothing it sees is shown.")
-            actions.append(Action("enter-buy", tr("{customer}: enter the card by touch",
-                                                  customer=customer), kind="secret"))
+            actions.append(
+                Action(
+                    "enter-buy",
+                    tr("{customer}: enter the card by touch", customer=customer),
+                    kind="secret",
+                )
+            )
             actions.append(Action("cancel-buy", _("Cancel the purchase")))
         else:
             actions.append(Action("start-production", _("Start production"), kind="primary"))
@@ -217,12 +244,20 @@ def factory_view(table: RoboFactoryTable, can_undo: bool, ctx: FactoryContext | 
             lines.append(tr("Waiting for: {names}", names=", ".join(missing)))
     elif step is Step.FEEDBACK:
         waiting = [p for p in table.manufacturers if p not in table.feedback_seen]
-        actions.append(Action("second-attempt", _("Start the second attempt"),
-                              enabled=not waiting, kind="primary"))
+        actions.append(
+            Action(
+                "second-attempt", _("Start the second attempt"), enabled=not waiting, kind="primary"
+            )
+        )
     elif step is Step.LEDGER:
         nxt = game.next_customer
-        actions.append(Action("next-turn", tr("Done: next Customer {customer}", customer=nxt or ""),
-                              kind="primary"))
+        actions.append(
+            Action(
+                "next-turn",
+                tr("Done: next Customer {customer}", customer=nxt or ""),
+                kind="primary",
+            )
+        )
     elif step is Step.GAME_OVER:
         actions.append(Action("show-end", _("See the results"), kind="primary"))
 
@@ -246,13 +281,17 @@ def factory_view(table: RoboFactoryTable, can_undo: bool, ctx: FactoryContext | 
             else:
                 row_actions.append(Action(f"buy:{name}", _("Buy a tile")))
         elif step is Step.PRODUCTION:
-            status = _("Eureka called") if name in table.eureka else (
-                _("siren used") if name in game.sirens_used else _("building"))
+            status = (
+                _("Eureka called")
+                if name in table.eureka
+                else (_("siren used") if name in game.sirens_used else _("building"))
+            )
             if name in table.eureka_eligible:
                 row_actions.append(Action(f"eureka:{name}", _("Eureka!")))
         elif step is Step.REVEAL:
-            row_actions.append(Action(f"robot:{name}", _("Set robot") if robot is None
-                                      else _("Fix robot")))
+            row_actions.append(
+                Action(f"robot:{name}", _("Set robot") if robot is None else _("Fix robot"))
+            )
             if robot is not None and order is not None:
                 verdict = robot == order
                 status = _("correct") if verdict else _("wrong")
@@ -263,8 +302,13 @@ def factory_view(table: RoboFactoryTable, can_undo: bool, ctx: FactoryContext | 
             seen = name in table.feedback_seen
             status = _("has seen the tile") if seen else _("waiting")
             if not seen:
-                row_actions.append(Action(f"feedback:{name}", tr("{player}: see your tile", player=name),
-                                          kind="secret"))
+                row_actions.append(
+                    Action(
+                        f"feedback:{name}",
+                        tr("{player}: see your tile", player=name),
+                        kind="secret",
+                    )
+                )
         elif step in (Step.LEDGER, Step.GAME_OVER) and last is not None and name in last.robots:
             verdict = name in last.correct
             robot = last.robots[name]
@@ -277,8 +321,12 @@ def factory_view(table: RoboFactoryTable, can_undo: bool, ctx: FactoryContext | 
                 cubes=game.cubes[name],
                 customer=is_customer,
                 robot=None if robot is None else str(robot),
-                eureka=name in table.eureka or (step in (Step.LEDGER, Step.GAME_OVER)
-                                                and last is not None and name in last.eureka),
+                eureka=name in table.eureka
+                or (
+                    step in (Step.LEDGER, Step.GAME_OVER)
+                    and last is not None
+                    and name in last.eureka
+                ),
                 siren_used=name in game.sirens_used,
                 verdict=verdict if (revealed or step in (Step.LEDGER, Step.GAME_OVER)) else None,
                 roll=roll,
@@ -308,7 +356,7 @@ def factory_view(table: RoboFactoryTable, can_undo: bool, ctx: FactoryContext | 
 
 def _turns_due(table: RoboFactoryTable) -> int:
     game = table.game
-    return int(game._turns_due())  # noqa: SLF001 - the engine's own count, extra rounds included
+    return int(game._turns_due())
 
 
 # ----------------------------------------------------------------------------- secrets
@@ -386,8 +434,10 @@ def picker_view(title: str, colours: tuple[str, ...], chosen: list[str | None]) 
     rows = []
     for part, pick in zip(PARTS, chosen, strict=True):
         rows.append(
-            (_(PART_LABELS[part]),
-             tuple((col, colour_letter(col, colours), col == pick) for col in colours))
+            (
+                _(PART_LABELS[part]),
+                tuple((col, colour_letter(col, colours), col == pick) for col in colours),
+            )
         )
     complete = all(chosen)
     robot = "-".join(str(p) for p in chosen) if complete else None
@@ -464,9 +514,12 @@ def master_view(
             name = cell_text(cell, frame)
             row.append(GridCell(name, values.get(cell), name in legal, name == selected))
         grid.append(tuple(row))
-    row_scores = tuple(line_score([v for v in (c.value for c in row) if v is not None]) for row in grid)
+    row_scores = tuple(
+        line_score([v for v in (c.value for c in row) if v is not None]) for row in grid
+    )
     column_scores = tuple(
-        line_score([row[i].value for row in grid if row[i].value is not None]) for i in range(len(xs))
+        line_score([v for v in (row[i].value for row in grid) if v is not None])
+        for i in range(len(xs))
     )
     if frame is Frame.FIXED:
         row_labels = tuple(str(y + 1) for y in ys)
@@ -497,8 +550,9 @@ def master_view(
         decided_at = outcome.decided_at
         actions.append(Action("show-end", _("See the results"), kind="primary"))
     cards_left = tuple(game.cards_left(v) if game is not None else 6 for v in range(6))
-    subtitle = tr("{rows} owns the rows · {columns} owns the columns", rows=rows_name,
-                  columns=columns_name)
+    subtitle = tr(
+        "{rows} owns the rows · {columns} owns the columns", rows=rows_name, columns=columns_name
+    )
     return MasterView(
         step=table.step.value,
         title=title,
@@ -569,25 +623,35 @@ def end_view(table: RoboFactoryTable | RobotMasterTable) -> EndView:
     if isinstance(table, RoboFactoryTable):
         game = table.game
         winners = game.winners
-        headline = instruction(table.instructions()[-1]) if table.finished else _("The game was stopped")
-        ranked = sorted(game.players, key=lambda p: (-game.cubes[p], game.seat(p)))
-        lines = tuple(
-            tr("{player}: {cubes} cubes", player=p, cubes=game.cubes[p]) for p in ranked
+        headline = (
+            instruction(table.instructions()[-1]) if table.finished else _("The game was stopped")
         )
+        ranked = sorted(game.players, key=lambda p: (-game.cubes[p], game.seat(p)))
+        lines = tuple(tr("{player}: {cubes} cubes", player=p, cubes=game.cubes[p]) for p in ranked)
         series = tuple(
             Series(p, tuple(h[p] for h in game.history), p in winners) for p in game.players
         )
         return EndView("robo-factory", _("Robo Factory: the results"), headline, lines, series)
     rm = table.game
     if rm is None:
-        return EndView("robot-master", _("Robot Master: the results"), _("The game was stopped"), ())
-    headline = instruction(table.instructions()[-1]) if table.finished else _("The game was stopped")
+        return EndView(
+            "robot-master", _("Robot Master: the results"), _("The game was stopped"), ()
+        )
+    headline = (
+        instruction(table.instructions()[-1]) if table.finished else _("The game was stopped")
+    )
     rows, columns = rm.line_scores()
     lines = (
-        tr("{player} (rows), sorted: {scores}", player=table.setup.rows,
-           scores=" ".join(str(s) for s in sorted(rows))),
-        tr("{player} (columns), sorted: {scores}", player=table.setup.columns,
-           scores=" ".join(str(s) for s in sorted(columns))),
+        tr(
+            "{player} (rows), sorted: {scores}",
+            player=table.setup.rows,
+            scores=" ".join(str(s) for s in sorted(rows)),
+        ),
+        tr(
+            "{player} (columns), sorted: {scores}",
+            player=table.setup.columns,
+            scores=" ".join(str(s) for s in sorted(columns)),
+        ),
     )
     grid = tuple(tuple(row) for row in rm.grid())
     return EndView(
@@ -619,7 +683,7 @@ def check_factory_setup(names: list[str]) -> SetupCheck:
         return SetupCheck(False, _("Every player needs a name."))
     if len(set(cleaned)) != len(cleaned):
         return SetupCheck(False, _("Two players have the same name."))
-    if any("-" == n for n in cleaned):
+    if any(n == "-" for n in cleaned):
         return SetupCheck(False, _("Every player needs a name."))
     return SetupCheck(True, "")
 
@@ -641,7 +705,10 @@ def history_rows(games: list[Any]) -> list[tuple[int, str]]:
         players = row.setup.get("players") or [row.setup.get("rows"), row.setup.get("columns")]
         when = str(row.started)[:16].replace("T", " ")
         out.append(
-            (row.id, f"{when}  {kinds.get(row.kind, row.kind)}  ·  "
-                     f"{', '.join(str(p) for p in players)}  ·  {statuses.get(row.status, row.status)}")
+            (
+                row.id,
+                f"{when}  {kinds.get(row.kind, row.kind)}  ·  "
+                f"{', '.join(str(p) for p in players)}  ·  {statuses.get(row.status, row.status)}",
+            )
         )
     return out

@@ -1,3 +1,4 @@
+# mypy: disallow-subclassing-any=False
 """Small widgets shared by the screens: buttons sized for fingers, a robot drawn with letters,
 the hold-to-reveal button, the cubes chart and the line-score heat map."""
 
@@ -49,7 +50,12 @@ class TapButton(Button):
     kind = StringProperty("normal")
 
     def on_kind(self, *_args: Any) -> None:
-        self.background_color = KIND_COLOURS.get(self.kind, KIND_COLOURS["normal"])
+        rgba = KIND_COLOURS.get(self.kind, KIND_COLOURS["normal"])
+        # disabled: the same colour, faded, so the layout never jumps
+        self.background_color = (*rgba[:3], 0.35) if self.disabled else rgba
+
+    def on_disabled(self, *_args: Any) -> None:
+        self.on_kind()
 
 
 class HoldButton(Button):
@@ -148,8 +154,13 @@ class CubesChart(Widget):
                 Color(0.3, 0.3, 0.35, 1)
                 Line(points=[left, yy, left + width, yy], width=1)
         for tick in range(0, top_value + 1, max(1, top_value // 5)):
-            self._label(str(tick), left - dp(36), bottom + height * tick / top_value - dp(10),
-                        dp(30), halign="right")
+            self._label(
+                str(tick),
+                left - dp(36),
+                bottom + height * tick / top_value - dp(10),
+                dp(30),
+                halign="right",
+            )
         for t in range(turns + 1):
             self._label(str(t), left + t * step_x - dp(10), self.y + dp(2), dp(20))
         for i, (name, points, winner) in enumerate(self.series):
@@ -160,20 +171,43 @@ class CubesChart(Widget):
             with self.canvas:
                 Color(*rgba)
                 # winners get a thicker line; every line carries its name, so colour is not needed
-                Line(points=coords, width=dp(3.5) if winner else dp(1.8),
-                     dash_length=0 if i % 2 == 0 else 0)
+                Line(
+                    points=coords,
+                    width=dp(3.5) if winner else dp(1.8),
+                )
                 for k in range(0, len(coords), 2):
                     Rectangle(pos=(coords[k] - dp(3), coords[k + 1] - dp(3)), size=(dp(6), dp(6)))
             end_y = coords[-1] - dp(10) + (i - len(self.series) / 2) * dp(2)
             mark = " ★" if winner else ""
-            self._label(f"{name} {points[-1]}{mark}", coords[-2] + dp(8), end_y, dp(110),
-                        color=rgba, halign="left")
+            self._label(
+                f"{name} {points[-1]}{mark}",
+                coords[-2] + dp(8),
+                end_y,
+                dp(110),
+                color=rgba,
+                halign="left",
+            )
 
-    def _label(self, text: str, x: float, y: float, w: float, color: Any = (0.85, 0.85, 0.9, 1),
-               halign: str = "center") -> None:
-        label = Label(text=text, pos=(x, y), size=(w, dp(20)), font_size="15sp", color=color,
-                      font_name="DejaVuSans",
-                      halign=halign, valign="middle", text_size=(w, dp(20)))
+    def _label(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        w: float,
+        color: Any = (0.85, 0.85, 0.9, 1),
+        halign: str = "center",
+    ) -> None:
+        label = Label(
+            text=text,
+            pos=(x, y),
+            size=(w, dp(20)),
+            font_size="15sp",
+            color=color,
+            font_name="DejaVuSans",
+            halign=halign,
+            valign="middle",
+            text_size=(w, dp(20)),
+        )
         self._labels.append(label)
         self.add_widget(label)
 
@@ -213,14 +247,30 @@ class HeatMap(Widget):
                     Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
                 self._text("" if value is None else str(value), x, y, cell, cell)
             score = self.row_scores[r] if r < len(self.row_scores) else 0
-            self._score(score, x0 + n * cell + dp(4), y_top - (r + 1) * cell, cell * 1.3 - dp(4),
-                        cell, self.rows_colour, top)
+            self._score(
+                score,
+                x0 + n * cell + dp(4),
+                y_top - (r + 1) * cell,
+                cell * 1.3 - dp(4),
+                cell,
+                self.rows_colour,
+                top,
+            )
         for col in range(n):
             score = self.column_scores[col] if col < len(self.column_scores) else 0
-            self._score(score, x0 + col * cell, y_top - (n + 1.3) * cell, cell, cell * 1.3 - dp(4),
-                        self.columns_colour, top)
+            self._score(
+                score,
+                x0 + col * cell,
+                y_top - (n + 1.3) * cell,
+                cell,
+                cell * 1.3 - dp(4),
+                self.columns_colour,
+                top,
+            )
 
-    def _score(self, score: int, x: float, y: float, w: float, h: float, rgba: Any, top: int) -> None:
+    def _score(
+        self, score: int, x: float, y: float, w: float, h: float, rgba: Any, top: int
+    ) -> None:
         strength = 0.15 + 0.85 * score / top
         with self.canvas:
             Color(rgba[0] * strength, rgba[1] * strength, rgba[2] * strength, 1)

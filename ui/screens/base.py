@@ -1,3 +1,4 @@
+# mypy: disallow-subclassing-any=False
 """What every screen shares: a link to the app and a ``refresh`` the app calls after changes."""
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.screenmanager import Screen
 
-from ui.widgets import TapButton
 from ui.viewmodels import Action
+from ui.widgets import TapButton
 
 
 class BaseScreen(Screen):
@@ -22,8 +23,11 @@ class BaseScreen(Screen):
 
     def action_button(self, action: Action, on_tap: Any = None, **kwargs: Any) -> TapButton:
         button = TapButton(
-            text=action.label, action_key=action.key, kind=action.kind,
-            disabled=not action.enabled, **kwargs,
+            text=action.label,
+            action_key=action.key,
+            kind=action.kind,
+            disabled=not action.enabled,
+            **kwargs,
         )
         button.kind = action.kind  # fire on_kind even for the default
         button.on_kind()
@@ -32,5 +36,6 @@ class BaseScreen(Screen):
         return button
 
     def small_button(self, action: Action, width: float = 110, on_tap: Any = None) -> TapButton:
-        return self.action_button(action, on_tap, size_hint=(None, None),
-                                  size=(dp(width), dp(52)), font_size="16sp")
+        return self.action_button(
+            action, on_tap, size_hint=(None, None), size=(dp(width), dp(52)), font_size="16sp"
+        )

@@ -1,3 +1,4 @@
+# mypy: disallow-subclassing-any=False
 """End of game: the winners, each player's cubes over the turns, or a heat map of line scores."""
 
 from __future__ import annotations
@@ -9,8 +10,12 @@ from ui.screens.base import BaseScreen
 from ui.widgets import CubesChart, HeatMap
 
 CHART_COLOURS = [
-    (0.95, 0.45, 0.35, 1), (0.35, 0.8, 0.55, 1), (0.45, 0.65, 1.0, 1),
-    (1.0, 0.85, 0.35, 1), (0.8, 0.5, 0.95, 1), (0.6, 0.9, 0.95, 1),
+    (0.95, 0.45, 0.35, 1),
+    (0.35, 0.8, 0.55, 1),
+    (0.45, 0.65, 1.0, 1),
+    (1.0, 0.85, 0.35, 1),
+    (0.8, 0.5, 0.95, 1),
+    (0.6, 0.9, 0.95, 1),
 ]
 
 
@@ -37,7 +42,10 @@ class EndScreen(BaseScreen):
             chart.series = [(s.name, list(s.points), s.winner) for s in view.series]
             box.add_widget(chart)
         elif view.grid:
-            heat = HeatMap(row_scores=list(view.row_scores), column_scores=list(view.column_scores),
-                           max_score=view.max_score)
+            heat = HeatMap(
+                row_scores=list(view.row_scores),
+                column_scores=list(view.column_scores),
+                max_score=view.max_score,
+            )
             heat.grid = [list(r) for r in view.grid]
             box.add_widget(heat)

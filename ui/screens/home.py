@@ -1,3 +1,4 @@
+# mypy: disallow-subclassing-any=False
 """Home: choose a game, the language and the sound; past games, each exportable as a record."""
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ class HomeScreen(BaseScreen):
         box = self.ids.languages
         box.clear_widgets()
         for code, name in LANGUAGES.items():
-            action = vm.Action(f"language:{code}", name,
-                               kind="primary" if code == app.lang else "normal")
+            action = vm.Action(
+                f"language:{code}", name, kind="primary" if code == app.lang else "normal"
+            )
             box.add_widget(self.action_button(action))
         history = self.ids.history
         history.clear_widgets()

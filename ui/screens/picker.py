@@ -1,3 +1,4 @@
+# mypy: disallow-subclassing-any=False
 """The robot picker: three parts, four colours each; every colour also carries its letter."""
 
 from __future__ import annotations
@@ -21,14 +22,20 @@ class PickerScreen(BaseScreen):
     private = BooleanProperty(False)
     complete = BooleanProperty(False)
 
-    def show(self, title: str, on_pick: Any, on_cancel: Any, initial: str | None = None,
-             private: bool = False) -> None:
+    def show(
+        self,
+        title: str,
+        on_pick: Any,
+        on_cancel: Any,
+        initial: str | None = None,
+        private: bool = False,
+    ) -> None:
         self.title = title
         self.private = private
         self._on_pick = on_pick
         self._on_cancel = on_cancel
         parts = initial.split("-") if initial else []
-        self.chosen: list[str | None] = parts if len(parts) == 3 else [None, None, None]
+        self.chosen: list[str | None] = list(parts) if len(parts) == 3 else [None, None, None]
         self.refresh()
 
     def refresh(self) -> None:
@@ -42,14 +49,19 @@ class PickerScreen(BaseScreen):
         rows.clear_widgets()
         for part, (label, options) in zip(PARTS, view.rows, strict=True):
             row = BoxLayout(spacing=dp(6))
-            row.add_widget(Label(text=label, size_hint_x=None, width=dp(90), font_size="20sp",
-                                 bold=True))
+            row.add_widget(
+                Label(text=label, size_hint_x=None, width=dp(90), font_size="20sp", bold=True)
+            )
             for colour, letter, chosen in options:
                 fill = hex_colour(app.config_.game.display.get(colour, "#888888"))
                 button = TapButton(
                     text=f"[b]{letter}[/b]\n[size=14sp]{colour_name(colour)}[/size]",
-                    markup=True, action_key=f"colour:{part}:{colour}",
-                    background_color=fill, color=ink_for(fill), font_size="22sp")
+                    markup=True,
+                    action_key=f"colour:{part}:{colour}",
+                    background_color=fill,
+                    color=ink_for(fill),
+                    font_size="22sp",
+                )
                 if chosen:  # the chosen colour is framed and marked, not only coloured
                     button.text = f"[b]✔ {letter}[/b]\n[size=14sp]{colour_name(colour)}[/size]"
                     button.font_name = app.symbol_font

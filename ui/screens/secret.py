@@ -1,3 +1,4 @@
+# mypy: disallow-subclassing-any=False
 """Hold-to-reveal: a secret for one named player, shown only while a finger holds the button.
 
 Nothing of the secret is on screen otherwise, and the screen looks the same for every secret

@@ -1,3 +1,4 @@
+# mypy: disallow-subclassing-any=False
 """Setup: players (2 to 6 names in seat order, clockwise), first Customer and the game options
 (Robo Factory); the rows and columns players, who starts and the frame (Robot Master)."""
 
@@ -47,49 +48,112 @@ class SetupScreen(BaseScreen):
         self._inputs: list[TextInput] = []
         for i, name in enumerate(self.names):
             row = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(4))
-            label = (tr("Seat {n}", n=i + 1) if factory
-                     else (_("Rows") if i == 0 else _("Columns")))
+            label = tr("Seat {n}", n=i + 1) if factory else (_("Rows") if i == 0 else _("Columns"))
             row.add_widget(Label(text=label, size_hint_x=None, width=dp(86), font_size="16sp"))
-            box = TextInput(text=name, multiline=False, font_size="22sp", write_tab=False,
-                            padding=(dp(8), dp(12)))
+            box = TextInput(
+                text=name,
+                multiline=False,
+                font_size="22sp",
+                write_tab=False,
+                padding=(dp(8), dp(12)),
+            )
             box.bind(text=lambda w, t, i=i: self._rename(i, t))
             self._inputs.append(box)
             row.add_widget(box)
             if factory:
-                row.add_widget(self.small_button(vm.Action(
-                    f"first:{i}", _("First Customer") if self.first == i else _("Customer?"),
-                    kind="primary" if self.first == i else "normal"), 124, self.option))
-                row.add_widget(self.small_button(vm.Action(f"up:{i}", _("Move up"),
-                                                           enabled=i > 0), 100, self.option))
+                row.add_widget(
+                    self.small_button(
+                        vm.Action(
+                            f"first:{i}",
+                            _("First Customer") if self.first == i else _("Customer?"),
+                            kind="primary" if self.first == i else "normal",
+                        ),
+                        124,
+                        self.option,
+                    )
+                )
+                row.add_widget(
+                    self.small_button(
+                        vm.Action(f"up:{i}", _("Move up"), enabled=i > 0), 100, self.option
+                    )
+                )
             players.add_widget(row)
         options = self.ids.options
         options.clear_widgets()
         if factory:
-            options.add_widget(self._row([
-                vm.Action("remove-player", "− " + _("player"), enabled=len(self.names) > 2),
-                vm.Action("add-player", "+ " + _("player"), enabled=len(self.names) < 6)]))
+            options.add_widget(
+                self._row(
+                    [
+                        vm.Action("remove-player", "− " + _("player"), enabled=len(self.names) > 2),
+                        vm.Action("add-player", "+ " + _("player"), enabled=len(self.names) < 6),
+                    ]
+                )
+            )
             options.add_widget(self._caption(_("When the lead is tied")))
-            options.add_widget(self._row([
-                vm.Action("tie:share", _("Share the win"), kind=self._on(self.tie == "share")),
-                vm.Action("tie:extra-round", _("Extra round"),
-                          kind=self._on(self.tie == "extra-round"))]))
+            options.add_widget(
+                self._row(
+                    [
+                        vm.Action(
+                            "tie:share", _("Share the win"), kind=self._on(self.tie == "share")
+                        ),
+                        vm.Action(
+                            "tie:extra-round",
+                            _("Extra round"),
+                            kind=self._on(self.tie == "extra-round"),
+                        ),
+                    ]
+                )
+            )
             options.add_widget(self._caption(_("Wrong robots in the 2nd attempt pay")))
-            options.add_widget(self._row([
-                vm.Action("penalty:rulebook", _("Always (rule book)"),
-                          kind=self._on(self.penalty == "rulebook")),
-                vm.Action("penalty:faq", _("If no one is right (FAQ)"),
-                          kind=self._on(self.penalty == "faq"))]))
+            options.add_widget(
+                self._row(
+                    [
+                        vm.Action(
+                            "penalty:rulebook",
+                            _("Always (rule book)"),
+                            kind=self._on(self.penalty == "rulebook"),
+                        ),
+                        vm.Action(
+                            "penalty:faq",
+                            _("If no one is right (FAQ)"),
+                            kind=self._on(self.penalty == "faq"),
+                        ),
+                    ]
+                )
+            )
         else:
             options.add_widget(self._caption(_("Who lays the first card")))
-            options.add_widget(self._row([
-                vm.Action("side-first:rows", self.names[0], kind=self._on(self.side_first == "rows")),
-                vm.Action("side-first:columns", self.names[1],
-                          kind=self._on(self.side_first == "columns"))]))
+            options.add_widget(
+                self._row(
+                    [
+                        vm.Action(
+                            "side-first:rows",
+                            self.names[0],
+                            kind=self._on(self.side_first == "rows"),
+                        ),
+                        vm.Action(
+                            "side-first:columns",
+                            self.names[1],
+                            kind=self._on(self.side_first == "columns"),
+                        ),
+                    ]
+                )
+            )
             options.add_widget(self._caption(_("Frame")))
-            options.add_widget(self._row([
-                vm.Action("frame:fixed", _("Fixed (start in the centre)"),
-                          kind=self._on(self.frame == "fixed")),
-                vm.Action("frame:floating", _("Floating"), kind=self._on(self.frame == "floating"))]))
+            options.add_widget(
+                self._row(
+                    [
+                        vm.Action(
+                            "frame:fixed",
+                            _("Fixed (start in the centre)"),
+                            kind=self._on(self.frame == "fixed"),
+                        ),
+                        vm.Action(
+                            "frame:floating", _("Floating"), kind=self._on(self.frame == "floating")
+                        ),
+                    ]
+                )
+            )
         options.add_widget(Label())
 
     @staticmethod
@@ -146,7 +210,9 @@ class SetupScreen(BaseScreen):
                 self.problem = check.problem
                 return None
             return RoboFactorySetup(
-                tuple(names), names[self.first], Options(Tie(self.tie), Penalty(self.penalty)),
+                tuple(names),
+                names[self.first],
+                Options(Tie(self.tie), Penalty(self.penalty)),
                 tuple(self.app.config_.game.colours),
             )
         check = vm.check_master_setup(names[0], names[1])
