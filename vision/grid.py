@@ -83,23 +83,32 @@ class GridLook:
     features: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
     classes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     max_distance: float = 0.0
+    #: grey templates of each value's print (half the canonical cell, centre of the card)
+    templates: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), np.uint8))
+    template_values: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     @property
     def learnt(self) -> bool:
-        return len(self.classes) > 0
+        return len(self.classes) > 0 and len(self.template_values) > 0
 
     def to_json(self) -> dict[str, Any]:
         f16 = self.features.astype(np.float16)
         return {"inset": list(self.inset), "max_distance": self.max_distance,
                 "shape": list(f16.shape), "classes": self.classes.tolist(),
-                "features": base64.b64encode(f16.tobytes()).decode("ascii")}
+                "features": base64.b64encode(f16.tobytes()).decode("ascii"),
+                "template_shape": list(self.templates.shape),
+                "template_values": self.template_values.tolist(),
+                "templates": base64.b64encode(self.templates.tobytes()).decode("ascii")}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
         raw = base64.b64decode(data["features"])
         features = np.frombuffer(raw, np.float16).reshape(data["shape"]).astype(np.float32)
+        templates = np.frombuffer(base64.b64decode(data["templates"]), np.uint8).reshape(
+            data["template_shape"])
         return cls((float(data["inset"][0]), float(data["inset"][1])), features,
-                   np.array(data["classes"], np.int64), float(data["max_distance"]))
+                   np.array(data["classes"], np.int64), float(data["max_distance"]),
+                   templates.copy(), np.array(data["template_values"], np.int64))
 
 
 def find_area(image: np.ndarray) -> np.ndarray:
@@ -117,9 +126,9 @@ def find_area(image: np.ndarray) -> np.ndarray:
     return np.stack([centres[i] for i in range(4)]).astype(np.float32)
 
 
-def rectify(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-            margin: int = 4) -> np.ndarray:
-    """The 5x5 area warped to canonical cells, with ``margin`` pixels around (for shifts)."""
+def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: int
+                     ) -> np.ndarray:
+    """Image pixels -> canonical area pixels (the area starts ``margin`` pixels in)."""
     w, h = _cell_size()
     ax, ay = inset
     # the area inside the marker quad, in the quad's own 0..1 coordinates
@@ -129,33 +138,203 @@ def rectify(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
     area = cv2.perspectiveTransform(unit.reshape(-1, 1, 2), H_quad).reshape(4, 2)
     dst = np.array([[margin, margin], [margin + 5 * w, margin], [margin + 5 * w, margin + 5 * h],
                     [margin, margin + 5 * h]], np.float32)
-    H = cv2.getPerspectiveTransform(area.astype(np.float32), dst)
+    return cv2.getPerspectiveTransform(area.astype(np.float32), dst)
+
+
+def rectify(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
+            margin: int = 4) -> np.ndarray:
+    """The 5x5 area warped to canonical cells, with ``margin`` pixels around (for shifts)."""
+    w, h = _cell_size()
+    H = _area_homography(corners, inset, margin)
     return cv2.warpPerspective(image, H, (5 * w + 2 * margin, 5 * h + 2 * margin),
                                flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def table_features(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Features of table patches just outside the play area, cell-sized: what an empty cell
+    looks like in this very picture (the table changes from picture to picture; cards do not)."""
+    w, h = _cell_size()
+    gap = float(section("grid")["table_gap"])
+    m = int(round((1 + gap) * max(w, h))) + 4
+    big = rectify(image, corners, inset, margin=m)
+    ih, iw = image.shape[:2]
+    H_inv = np.linalg.inv(_area_homography(corners, inset, m))
+    crops = []
+    gx, gy = int((1 + gap) * w), int((1 + gap) * h)
+    for k in range(5):
+        for x, y in ((m + k * w, m - gy), (m + k * w, m + 5 * h + gy - h),
+                     (m - gx, m + k * h), (m + 5 * w + gx - w, m + k * h)):
+            quad = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+            src = cv2.perspectiveTransform(quad.reshape(-1, 1, 2), H_inv).reshape(-1, 2)
+            if (src < 0).any() or (src[:, 0] >= iw).any() or (src[:, 1] >= ih).any():
+                continue  # off the picture
+            crops.append(big[y:y + h, x:x + w])
+    if not crops:
+        return np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32)
+    mosaic = np.zeros((5 * h + 8, 5 * w + 8, 3), np.uint8)
+    for i, crop in enumerate(crops[:25]):
+        r, c = divmod(i, 5)
+        mosaic[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w] = crop
+    feats = area_features(mosaic)[:min(len(crops), 25)]
+    if len(feats) < 4:
+        return feats, np.zeros((0, feats.shape[1]), np.float32)
+    # an arm reaching over the table is not the table: keep the patches that look like most;
+    # the others are "something foreign", and a cell that looks like them is declined
+    d = _distances(feats, feats)
+    typical = np.median(d, axis=1)
+    usual = typical <= np.median(typical) * float(section("grid")["table_outlier"])
+    return feats[usual], feats[~usual]
+
+
+def table_spread(table: np.ndarray) -> float:
+    """How far apart this picture's table patches are from each other (nearest neighbours)."""
+    if len(table) < 2:
+        return 0.0
+    d = _distances(table, table)
+    np.fill_diagonal(d, np.inf)
+    return float(np.median(d.min(axis=1)))
+
+
+SEARCH = 3  # template search, half-cell pixels each way
+HALF_MARGIN = 4
+
+
+def grey_half(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float]) -> np.ndarray:
+    """The area in grey at half the canonical size, ``HALF_MARGIN`` pixels around."""
+    w, h = _cell_size()
+    area = rectify(image, corners, inset, margin=2 * HALF_MARGIN)
+    g = cv2.cvtColor(area, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(g, (g.shape[1] // 2, g.shape[0] // 2), interpolation=cv2.INTER_AREA)
+
+
+def _window(g: np.ndarray, r: int, c: int, extra: int = SEARCH) -> np.ndarray:
+    w, h = (v // 2 for v in _cell_size())
+    y, x = HALF_MARGIN + r * h - extra, HALF_MARGIN + c * w - extra
+    return g[max(0, y):y + h + 2 * extra, max(0, x):x + w + 2 * extra]
+
+
+def _template(g: np.ndarray, r: int, c: int) -> np.ndarray:
+    w, h = (v // 2 for v in _cell_size())
+    ox, oy = int(0.15 * w), int(0.15 * h)
+    y, x = HALF_MARGIN + r * h + oy, HALF_MARGIN + c * w + ox
+    return g[y:y + h - 2 * oy, x:x + w - 2 * ox]
+
+
+def match_values(look: GridLook, window: np.ndarray) -> np.ndarray:
+    """Best normalised correlation of each value's templates anywhere in the window: (6,)."""
+    scores = np.full(6, -1.0)
+    for template, value in zip(look.templates, look.template_values, strict=True):
+        if window.shape[0] < template.shape[0] or window.shape[1] < template.shape[1]:
+            continue
+        best = float(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED).max())
+        scores[value] = max(scores[value], best)
+    return scores
+
+
+def learn_templates(greys: list[np.ndarray], grids: list[Grid]) -> tuple[np.ndarray, np.ndarray]:
+    """Per value: every calibration card's centre, aligned on the first one and averaged, plus
+    up to three single cards; each also turned by 180 degrees when cards may lie turned."""
+    cfg = section("grid")
+    by_value: dict[int, list[tuple[np.ndarray, int, int]]] = {}
+    for g, grid in zip(greys, grids, strict=True):
+        for r in range(5):
+            for c in range(5):
+                v = grid[r][c]
+                if v is not None:
+                    by_value.setdefault(int(v), []).append((g, r, c))
+    templates, values = [], []
+    for v, cells in sorted(by_value.items()):
+        first = _template(*cells[0])
+        aligned = [first.astype(np.float32)]
+        for g, r, c in cells[1:]:
+            window = _window(g, r, c)
+            res = cv2.matchTemplate(window, first, cv2.TM_CCOEFF_NORMED)
+            _, _, _, (x, y) = cv2.minMaxLoc(res)
+            crop = window[y:y + first.shape[0], x:x + first.shape[1]]
+            if crop.shape == first.shape:
+                aligned.append(crop.astype(np.float32))
+        mean = np.clip(np.mean(aligned, axis=0), 0, 255).astype(np.uint8)
+        chosen = [mean] + [a.astype(np.uint8) for a in aligned[:3]]
+        for t in chosen:
+            templates.append(t)
+            values.append(v)
+            if cfg["turned"]:
+                templates.append(cv2.rotate(t, cv2.ROTATE_180))
+                values.append(v)
+    if not templates:
+        return np.zeros((0, 1, 1), np.uint8), np.zeros(0, np.int64)
+    return np.stack(templates), np.array(values)
 
 
 def _distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum((a**2).sum(1)[:, None] + (b**2).sum(1)[None, :] - 2 * a @ b.T, 0))
 
 
-def classify(look: GridLook, feats: np.ndarray) -> tuple[list[int | None], list[float]]:
-    """Per cell: value (None = empty or declined) and confidence (0 = declined)."""
+def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
+             windows: list[np.ndarray] | None = None, foreign: np.ndarray | None = None
+             ) -> tuple[list[int | None], list[float]]:
+    """Per cell: value (None = empty or declined) and confidence (0 = declined).
+
+    Card or empty: the nearest calibration cell (``table``: this picture's own table patches,
+    more examples of an empty cell) must be clearly nearer than the nearest of the other kind,
+    and near enough to be like anything seen at all. Which value: the value's templates must
+    correlate best, by a clear gap, and the nearest calibration card must have that value too.
+    """
     cfg = section("grid")
-    d = _distances(feats, look.features)
+    examples, classes = look.features, look.classes
+    if table is not None and len(table):
+        examples = np.concatenate([examples, table])
+        classes = np.concatenate([classes, np.full(len(table), EMPTY)])
+    d = _distances(feats, examples)
+    d_foreign = (_distances(feats, foreign).min(axis=1) if foreign is not None and len(foreign)
+                 else np.full(len(feats), np.inf))
+    card = classes != EMPTY
     values: list[int | None] = []
     confidences: list[float] = []
-    for row in d:
-        best = int(row.argmin())
-        cls_ = int(look.classes[best])
-        others = row[look.classes != cls_]
-        runner_up = float(others.min()) if len(others) else np.inf
-        confidence = 1.0 - float(row[best]) / max(runner_up, 1e-6)
-        if confidence < cfg["min_confidence"] or row[best] > look.max_distance:
+    n_cal = len(look.classes)
+    table_limit = table_spread(table) * float(cfg["table_factor"]) if table is not None else 0.0
+    for i, row in enumerate(d):
+        d_card = float(row[card].min()) if card.any() else np.inf
+        d_empty = float(row[~card].min()) if (~card).any() else np.inf
+        # the table outside the area speaks for an empty cell only when the cell is as close
+        # to it as its patches are to each other (an arm the colour of the table is not)
+        d_cal_empty = float(row[:n_cal][~card[:n_cal]].min()) if (~card[:n_cal]).any() \
+            else np.inf
+        d_table = float(row[n_cal:].min()) if len(row) > n_cal else np.inf
+        if d_empty < d_card and d_table < d_cal_empty and d_table > table_limit:
             values.append(None)
             confidences.append(0.0)
-        else:
-            values.append(None if cls_ == EMPTY else cls_)
-            confidences.append(round(min(1.0, confidence), 3))
+            continue
+        nearest = min(d_card, d_empty)
+        occupancy = 1.0 - nearest / max(d_card, d_empty, 1e-6)
+        # the table changes from picture to picture more than cards do: allow it more spread
+        limit = look.max_distance * (float(cfg["empty_spread"]) if d_empty < d_card else 1.0)
+        needed = cfg["min_empty_confidence"] if d_empty < d_card else cfg["min_confidence"]
+        if occupancy < needed or nearest > limit or d_foreign[i] < nearest:
+            values.append(None)
+            confidences.append(0.0)
+            continue
+        if d_empty < d_card:
+            values.append(None)
+            confidences.append(round(min(1.0, occupancy), 3))
+            continue
+        knn_value = int(classes[np.flatnonzero(card)[int(row[card].argmin())]])
+        if windows is None:
+            values.append(knn_value)
+            confidences.append(round(min(1.0, occupancy), 3))
+            continue
+        scores = match_values(look, windows[i])
+        order = np.argsort(scores)[::-1]
+        best, gap = int(order[0]), float(scores[order[0]] - scores[order[1]])
+        # a small gap is enough only when the nearest calibration card agrees
+        agreed = best == knn_value and gap >= cfg["min_gap_agreed"]
+        if scores[best] < cfg["min_correlation"] or not (gap >= cfg["min_gap"] or agreed):
+            values.append(None)
+            confidences.append(0.0)
+            continue
+        values.append(best)
+        confidences.append(round(min(1.0, occupancy, gap * 2), 3))
     return values, confidences
 
 
@@ -169,7 +348,10 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
     else:
         area = rectify(image, corners, look.inset)
         feats = area_features(area)
-        values, confs = classify(look, feats)
+        g = grey_half(image, corners, look.inset)
+        windows = [_window(g, r, c) for r in range(5) for c in range(5)]
+        table, foreign = table_features(image, corners, look.inset)
+        values, confs = classify(look, feats, table, windows, foreign)
         values_t = tuple(tuple(values[r * 5:(r + 1) * 5]) for r in range(5))
         conf_t = tuple(tuple(confs[r * 5:(r + 1) * 5]) for r in range(5))
     x0, y0 = np.maximum(corners.min(axis=0), 0)
@@ -242,4 +424,7 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
     d[d < 1e-6] = np.inf
     same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
     spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
-    return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]))
+    greys = [grey_half(img, corners, (ax, ay)) for img, corners, _ in found]
+    templates, values = learn_templates(greys, grids)
+    return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
+                    templates, values)
