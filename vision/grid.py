@@ -68,8 +68,8 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
     px = img.reshape(5, h, 5, w, 3).transpose(0, 2, 1, 3, 4).reshape(25, -1, 3)
     px = px.astype(np.float32)
-    white = np.maximum(np.sort(px[..., 1], axis=1)[:, int(0.95 * px.shape[1])], 8.0)[:, None]
-    colour = np.concatenate([px.mean(axis=1) / white, px[..., 1].std(axis=1)[:, None] / white],
+    # the area is white-balanced on the markers: 230 is their paper
+    colour = np.concatenate([px.mean(axis=1) / 230.0, px[..., 1].std(axis=1)[:, None] / 230.0],
                             axis=1)
     weight = float(section("grid")["colour_weight"])
     return np.concatenate([shape, colour * weight / 4], axis=1).astype(np.float32)
@@ -111,9 +111,10 @@ class GridLook:
                    templates.copy(), np.array(data["template_values"], np.int64))
 
 
-def find_area(image: np.ndarray) -> np.ndarray:
-    """The four play-area marker centres (4x2), clockwise from top-left. With one marker hidden
-    (a hand), the fourth corner is completed as a parallelogram."""
+def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The four play-area marker centres (4x2), clockwise from top-left, and the markers' white
+    (BGR), the picture's reference for colours. With one marker hidden (a hand), the fourth
+    corner is completed as a parallelogram."""
     found = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)
     centres = {m - markers.PLAY_AREA_IDS[0]: q.mean(axis=0) for m, q in found.items()}
     if len(centres) < 3:
@@ -123,7 +124,8 @@ def find_area(image: np.ndarray) -> np.ndarray:
         opposite = (missing + 2) % 4
         centres[missing] = centres[(missing + 1) % 4] + centres[(missing + 3) % 4] \
             - centres[opposite]
-    return np.stack([centres[i] for i in range(4)]).astype(np.float32)
+    white = np.mean([markers.white_black(image, q)[0] for q in found.values()], axis=0)
+    return np.stack([centres[i] for i in range(4)]).astype(np.float32), white
 
 
 def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: int
@@ -142,22 +144,27 @@ def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: in
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-            margin: int = 4) -> np.ndarray:
+            margin: int = 4, white: np.ndarray | None = None) -> np.ndarray:
     """The 5x5 area warped to canonical cells, with ``margin`` pixels around (for shifts)."""
     w, h = _cell_size()
     H = _area_homography(corners, inset, margin)
-    return cv2.warpPerspective(image, H, (5 * w + 2 * margin, 5 * h + 2 * margin),
+    area = cv2.warpPerspective(image, H, (5 * w + 2 * margin, 5 * h + 2 * margin),
                                flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    if white is None:
+        return area
+    # white-balanced on the markers' paper: colours compare across pictures and lamps
+    gain = (230.0 / np.maximum(white, 8.0)).astype(np.float32)
+    return np.clip(area.astype(np.float32) * gain, 0, 255).astype(np.uint8)
 
 
-def table_features(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float]
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def table_features(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
+                   white: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Features of table patches just outside the play area, cell-sized: what an empty cell
     looks like in this very picture (the table changes from picture to picture; cards do not)."""
     w, h = _cell_size()
     gap = float(section("grid")["table_gap"])
     m = int(round((1 + gap) * max(w, h))) + 4
-    big = rectify(image, corners, inset, margin=m)
+    big = rectify(image, corners, inset, margin=m, white=white)
     ih, iw = image.shape[:2]
     H_inv = np.linalg.inv(_area_homography(corners, inset, m))
     crops = []
@@ -339,18 +346,18 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
 
 
 def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation, Region]:
-    corners = find_area(image)
+    corners, white = find_area(image)
     if not look.learnt:
         # without calibration nothing can be said about a cell; the app asks for every card
         empty = tuple(tuple(None for _ in range(5)) for _ in range(5))
         zero = tuple(tuple(0.0 for _ in range(5)) for _ in range(5))
         values_t, conf_t = empty, zero
     else:
-        area = rectify(image, corners, look.inset)
+        area = rectify(image, corners, look.inset, white=white)
         feats = area_features(area)
         g = grey_half(image, corners, look.inset)
         windows = [_window(g, r, c) for r in range(5) for c in range(5)]
-        table, foreign = table_features(image, corners, look.inset)
+        table, foreign = table_features(image, corners, look.inset, white)
         values, confs = classify(look, feats, table, windows, foreign)
         values_t = tuple(tuple(values[r * 5:(r + 1) * 5]) for r in range(5))
         conf_t = tuple(tuple(confs[r * 5:(r + 1) * 5]) for r in range(5))
@@ -387,7 +394,8 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
     found = []
     for image, grid in examples:
         try:
-            found.append((image, find_area(image), grid))
+            corners, white = find_area(image)
+            found.append((image, corners, white, grid))
         except NoPlayAreaFound:
             continue
     if not found:
@@ -396,8 +404,8 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
 
     def score(inset: tuple[float, float]) -> float:
         # how well cells of one image are told apart by the other images' cells
-        areas = [rectify(img, corners, inset) for img, corners, _ in found]
-        feats, classes, owner = _examples(areas, [g for _, _, g in found], augment=False)
+        areas = [rectify(img, corners, inset, white=white) for img, corners, white, _ in found]
+        feats, classes, owner = _examples(areas, [g for *_, g in found], augment=False)
         d = _distances(feats, feats)
         if len(found) > 1:
             d[owner[:, None] == owner[None, :]] = np.inf
@@ -414,8 +422,8 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
     ay = float(max(steps, key=lambda a: score((a, a))))
     ax = float(max(steps, key=lambda a: score((a, ay))))
     ay = float(max(steps, key=lambda a: score((ax, a))))
-    areas = [rectify(img, corners, (ax, ay)) for img, corners, _ in found]
-    grids = [g for _, _, g in found]
+    areas = [rectify(img, corners, (ax, ay), white=white) for img, corners, white, _ in found]
+    grids = [g for *_, g in found]
     feats, classes, _ = _examples(areas, grids, augment=True)
     plain, plain_classes, _ = _examples(areas, grids, augment=False)
     # the spread of the calibration's own cells: each unshifted cell's distance to its
@@ -424,7 +432,7 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
     d[d < 1e-6] = np.inf
     same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
     spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
-    greys = [grey_half(img, corners, (ax, ay)) for img, corners, _ in found]
+    greys = [grey_half(img, corners, (ax, ay)) for img, corners, _, _ in found]
     templates, values = learn_templates(greys, grids)
     return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
                     templates, values)

@@ -89,7 +89,7 @@ class Style:
                 (40, 110, 200))],
             rm_corner_index=bool(rng.random() < 0.5),
             rm_turned=bool(rng.random() < 0.5),
-            marker_offset=float(rng.uniform(0.0, 0.9)),
+            marker_offset=float(rng.uniform(0.7, 1.3)),
             mat=bool(rng.random() < 0.5),
         )
 
