@@ -144,7 +144,7 @@ def cobs_decode(data: bytes) -> bytes | None:
         if code == 0 or end > n:
             return None
         block = data[i + 1 : end]
-        if 0 in block:
+        if block.find(b"\x00") >= 0:  # find(), not `0 in block`: same on every MicroPython port
             return None
         out.extend(block)
         i = end
