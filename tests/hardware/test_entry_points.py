@@ -117,3 +117,20 @@ def test_udev_rule_names_the_board_and_keeps_modemmanager_away() -> None:
     assert f'ATTRS{{idVendor}}=="{vid}"' in joined and f'ATTRS{{idProduct}}=="{pid}"' in joined
     assert 'SYMLINK+="robo-siren"' in joined and 'GROUP="dialout"' in joined
     assert 'ENV{ID_MM_DEVICE_IGNORE}="1"' in joined
+
+
+def test_simulate_prints_the_port_to_open() -> None:
+    import subprocess
+
+    child = subprocess.Popen([sys.executable, "-m", "companion.cli", "siren", "simulate"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        line = child.stdout.readline()
+        assert line.startswith("Simulated siren board on /dev/pts/")
+        link = line.rsplit(" ", 1)[1].strip()
+        result = hardware.probe(SirenConfig(backend="serial", port=link), timeout=30)
+        assert result.ok and result.board_id == "robo-siren-simulated"
+    finally:
+        child.terminate()
+        child.wait()
