@@ -49,7 +49,8 @@ class Calibration:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Calibration:
         if data.get("version") != VERSION:
-            raise CalibrationError("the stored calibration is from another version; calibrate again")
+            raise CalibrationError(
+                "the stored calibration is from another version; calibrate again")
         return cls(list(data["colours"]), tiles.TilesLook.from_json(data["tiles"]),
                    order.OrderLook.from_json(data["order"]), grid.GridLook.from_json(data["grid"]),
                    int(data.get("images", 0)))

@@ -60,7 +60,7 @@ class ColourModel:
     def d2(self, x: np.ndarray) -> np.ndarray:
         """Squared Mahalanobis distance of each pixel (n, 3) to each colour: (n, k)."""
         diff = x[:, None, :] - self.means[None, :, :]
-        return np.einsum("nki,kij,nkj->nk", diff, self._inv, diff)
+        return np.asarray(np.einsum("nki,kij,nkj->nk", diff, self._inv, diff))
 
     def classify(self, x: np.ndarray) -> np.ndarray:
         """Index of each pixel's colour, or -1 when it is none of them."""
@@ -70,7 +70,7 @@ class ColourModel:
         best = d.argmin(axis=1)
         reject = float(section("colour")["reject_d2"])
         best[d[np.arange(len(x)), best] > reject] = -1
-        return best
+        return np.asarray(best)
 
     def vote(self, x: np.ndarray) -> tuple[int, float, float]:
         """(winning colour index or -1, its share of all pixels, the runner-up's share)."""

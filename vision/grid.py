@@ -57,10 +57,10 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     cell = (rows * (5 * wc) + cols) * 9
     n = 5 * hc * 5 * wc * 9
     # each pixel votes into its two nearest orientations
-    hist = (np.bincount((cell + lo).ravel(), (mag * (1 - frac)).ravel(), n)
+    counts = (np.bincount((cell + lo).ravel(), (mag * (1 - frac)).ravel(), n)
             + np.bincount((cell + (lo + 1) % 9).ravel(), (mag * frac).ravel(), n))
-    hist = hist.astype(np.float32).reshape(5 * hc, 5 * wc, 9)
-    hist = hist.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
+    cells = counts.astype(np.float32).reshape(5 * hc, 5 * wc, 9)
+    hist = cells.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
     blocks = np.concatenate([hist[:, :, i:i + 2, j:j + 2].reshape(5, 5, -1)[..., None, :]
                              for i in range(hc - 1) for j in range(wc - 1)], axis=2)
     blocks /= np.linalg.norm(blocks, axis=-1, keepdims=True) + 1e-3
@@ -154,7 +154,7 @@ def rectify(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
         return area
     # white-balanced on the markers' paper: colours compare across pictures and lamps
     gain = (230.0 / np.maximum(white, 8.0)).astype(np.float32)
-    return np.clip(area.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    return np.asarray(np.clip(area.astype(np.float32) * gain, 0, 255).astype(np.uint8))
 
 
 def table_features(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
@@ -163,7 +163,7 @@ def table_features(image: np.ndarray, corners: np.ndarray, inset: tuple[float, f
     looks like in this very picture (the table changes from picture to picture; cards do not)."""
     w, h = _cell_size()
     gap = float(section("grid")["table_gap"])
-    m = int(round((1 + gap) * max(w, h))) + 4
+    m = round((1 + gap) * max(w, h)) + 4
     big = rectify(image, corners, inset, margin=m, white=white)
     ih, iw = image.shape[:2]
     H_inv = np.linalg.inv(_area_homography(corners, inset, m))
@@ -209,7 +209,6 @@ HALF_MARGIN = 4
 
 def grey_half(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float]) -> np.ndarray:
     """The area in grey at half the canonical size, ``HALF_MARGIN`` pixels around."""
-    w, h = _cell_size()
     area = rectify(image, corners, inset, margin=2 * HALF_MARGIN)
     g = cv2.cvtColor(area, cv2.COLOR_BGR2GRAY)
     return cv2.resize(g, (g.shape[1] // 2, g.shape[0] // 2), interpolation=cv2.INTER_AREA)
@@ -275,7 +274,8 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]) -> tuple[np.ndar
 
 
 def _distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.sqrt(np.maximum((a**2).sum(1)[:, None] + (b**2).sum(1)[None, :] - 2 * a @ b.T, 0))
+    return np.asarray(np.sqrt(np.maximum(
+        (a**2).sum(1)[:, None] + (b**2).sum(1)[None, :] - 2 * a @ b.T, 0)))
 
 
 def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
@@ -347,6 +347,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
 
 def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation, Region]:
     corners, white = find_area(image)
+    values_t: tuple[tuple[int | None, ...], ...]
+    conf_t: tuple[tuple[float, ...], ...]
     if not look.learnt:
         # without calibration nothing can be said about a cell; the app asks for every card
         empty = tuple(tuple(None for _ in range(5)) for _ in range(5))

@@ -115,4 +115,4 @@ def white_black(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.nda
 def normalise(samples: np.ndarray, white: np.ndarray, black: np.ndarray) -> np.ndarray:
     """Colours white-balanced against a local white and black: 0 = black print, 1 = white."""
     span = np.maximum(white - black, 8.0)
-    return (samples.astype(np.float32) - black) / span
+    return np.asarray((samples.astype(np.float32) - black) / span)

@@ -80,7 +80,8 @@ def _upright(box: np.ndarray) -> np.ndarray:
             continue
         down = (q[3] + q[2]) / 2 - (q[0] + q[1]) / 2
         score = down[1] / (np.linalg.norm(down) + 1e-6)
-        if np.cross(q[1] - q[0], q[3] - q[0]) < 0:  # keep corners clockwise on screen
+        a, b = q[1] - q[0], q[3] - q[0]
+        if a[0] * b[1] - a[1] * b[0] < 0:  # keep corners clockwise on screen
             continue
         if score > best_score:
             best, best_score = q, score
@@ -119,7 +120,7 @@ def find_card(image: np.ndarray) -> np.ndarray:
 
 def _card_at_level(g8: np.ndarray, level: float, cfg: dict[str, Any]) -> np.ndarray | None:
     sh, sw = g8.shape
-    edges = np.where(g8 > level, 255, 0).astype(np.uint8)
+    edges: np.ndarray = np.where(g8 > level, 255, 0).astype(np.uint8)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     # whatever is connected to the picture's border without crossing an edge is the room, the
     # table, or the hand and arm holding the card; the rest is the card and what is printed on it
@@ -128,7 +129,7 @@ def _card_at_level(g8: np.ndarray, level: float, cfg: dict[str, Any]) -> np.ndar
     for border in (regions[0], regions[-1], regions[:, 0], regions[:, -1]):
         touches[np.unique(border)] = True
     background = touches[regions] & (edges == 0)
-    fg = np.where(background, 0, 255).astype(np.uint8)
+    fg: np.ndarray = np.where(background, 0, 255).astype(np.uint8)
     # opening removes what is thinner than a finger: fingertips over the card's edge, seams
     size = 2 * int(cfg["open_fraction"] * min(sw, sh)) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
@@ -167,7 +168,7 @@ def warp_card(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     card = cv2.warpPerspective(image, H, (4 * w, 4 * h), flags=cv2.INTER_LINEAR)
     card = cv2.resize(card, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
     white = np.maximum(np.percentile(card.reshape(-1, 3), 95, axis=0), 8.0)
-    return card / white
+    return np.asarray(card / white)
 
 
 def read_card(card: np.ndarray, look: OrderLook) -> RobotReading:

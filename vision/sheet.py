@@ -53,7 +53,7 @@ def stickers() -> list[tuple[str, list[Sticker]]]:
 
 
 def _mm(v: float) -> int:
-    return int(round(v / 25.4 * DPI))
+    return round(v / 25.4 * DPI)
 
 
 def render_pages(side_mm: int, paper: str = "a4") -> list[np.ndarray]:

@@ -9,6 +9,7 @@ PyPI), so on a Pi the virtualenv must see the system packages:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -199,10 +200,8 @@ class ReplaySource:
 
 def _quiet_opencv() -> None:
     # OpenCV's own warnings on a missing device would reach the user as noise; we say it better
-    try:
+    with contextlib.suppress(AttributeError):
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
-    except AttributeError:
-        pass
 
 
 def pi_camera_present() -> bool:

@@ -17,8 +17,7 @@ from companion.config import Config
 from companion.ports import Observation, ReadingKind
 from vision.calibration import Calibration, calibrate
 from vision.camera import FrameCamera
-from vision.synth import calibration_examples
-from vision.synth import draw
+from vision.synth import calibration_examples, draw
 from vision.synth.scenes import Style, render_grid, render_order, render_tiles
 
 _CALIBRATIONS: dict[Any, Calibration] = {}

@@ -19,7 +19,7 @@ def marker_patch(marker_id: int, module_px: int = 8) -> np.ndarray:
     global _DICTIONARY
     if _DICTIONARY is None:
         _DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    return cv2.aruco.generateImageMarker(_DICTIONARY, marker_id, 6 * module_px)
+    return np.asarray(cv2.aruco.generateImageMarker(_DICTIONARY, marker_id, 6 * module_px))
 
 
 def hex_to_bgr(text: str) -> BGR:
@@ -30,11 +30,11 @@ def hex_to_bgr(text: str) -> BGR:
 
 def jitter_colour(bgr: BGR, rng: Rng, hue: float = 6, sat: float = 0.12, val: float = 0.1) -> BGR:
     """The same printed colour from another print run: small shifts in hue, saturation, value."""
-    hsv = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV).astype(np.float32)[0, 0]
+    hsv = cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2HSV).astype(np.float32)[0, 0]
     hsv[0] = (hsv[0] + rng.uniform(-hue, hue) / 2) % 180
     hsv[1] = np.clip(hsv[1] * rng.uniform(1 - sat, 1 + sat * 0.5), 0, 255)
     hsv[2] = np.clip(hsv[2] * rng.uniform(1 - val, 1 + val * 0.5), 0, 255)
-    out = cv2.cvtColor(np.uint8([[hsv]]), cv2.COLOR_HSV2BGR)[0, 0]
+    out = cv2.cvtColor(np.array([[hsv]], np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
     return (int(out[0]), int(out[1]), int(out[2]))
 
 
@@ -53,7 +53,7 @@ def scale(sx: float, sy: float | None = None) -> np.ndarray:
 
 def place(width: float, height: float, cx: float, cy: float, angle: float) -> np.ndarray:
     """A homography that puts a width x height patch centred at (cx, cy), turned by angle."""
-    return trans(cx, cy) @ rot(angle) @ trans(-width / 2, -height / 2)
+    return np.asarray(trans(cx, cy) @ rot(angle) @ trans(-width / 2, -height / 2))
 
 
 def paste(canvas: np.ndarray, patch: np.ndarray, H: np.ndarray, mask: np.ndarray | None = None,
@@ -62,10 +62,10 @@ def paste(canvas: np.ndarray, patch: np.ndarray, H: np.ndarray, mask: np.ndarray
     h, w = patch.shape[:2]
     corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
     dst = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), H).reshape(-1, 2)
-    x0 = max(int(math.floor(dst[:, 0].min())) - 1, 0)
-    y0 = max(int(math.floor(dst[:, 1].min())) - 1, 0)
-    x1 = min(int(math.ceil(dst[:, 0].max())) + 2, canvas.shape[1])
-    y1 = min(int(math.ceil(dst[:, 1].max())) + 2, canvas.shape[0])
+    x0 = max(math.floor(dst[:, 0].min()) - 1, 0)
+    y0 = max(math.floor(dst[:, 1].min()) - 1, 0)
+    x1 = min(math.ceil(dst[:, 0].max()) + 2, canvas.shape[1])
+    y1 = min(math.ceil(dst[:, 1].max()) + 2, canvas.shape[0])
     if x1 <= x0 or y1 <= y0:
         return
     Hl = trans(-x0, -y0) @ H
@@ -107,7 +107,7 @@ def table(width: int, height: int, rng: Rng, base: BGR | None = None) -> np.ndar
         grain = np.sin(y * f + 3 * np.sin(x * 0.004 + rng.uniform(0, 6))) * rng.uniform(6, 18)
         img += grain[..., None]
     elif kind == 1:  # cloth
-        noise = rng.normal(0, 1, (height // 4 + 1, width // 4 + 1)).astype(np.float32)
+        noise: np.ndarray = rng.normal(0, 1, (height // 4 + 1, width // 4 + 1)).astype(np.float32)
         noise = cv2.resize(noise, (width, height), interpolation=cv2.INTER_LINEAR)
         img += (noise * rng.uniform(4, 10))[..., None]
     return np.clip(img, 0, 255).astype(np.uint8)
@@ -175,7 +175,7 @@ def degrade(img: np.ndarray, rng: Rng, hard: bool) -> np.ndarray:
     gains = np.array([1 - 0.18 * t, 1.0, 1 + 0.15 * t], np.float32)  # B, G, R
     out *= gains * rng.uniform(0.9 if not hard else 0.35, 1.15)
     out = np.clip(out, 0, 255)
-    img8 = out.astype(np.uint8)
+    img8: np.ndarray = out.astype(np.uint8)
     if rng.random() < (0.5 if hard else 0.3):
         shadow(img8, rng, rng.uniform(0.2, 0.5 if hard else 0.35))
     sigma = rng.uniform(0.0, 2.6 if hard else 0.8)
@@ -183,18 +183,18 @@ def degrade(img: np.ndarray, rng: Rng, hard: bool) -> np.ndarray:
         img8 = cv2.GaussianBlur(img8, (0, 0), sigma)
     if hard and rng.random() < 0.3:  # motion blur
         k = int(rng.integers(5, 12))
-        kernel = np.zeros((k, k), np.float32)
+        kernel: np.ndarray = np.zeros((k, k), np.float32)
         kernel[k // 2, :] = 1.0 / k
         kernel = cv2.warpAffine(kernel, cv2.getRotationMatrix2D((k / 2, k / 2),
                                                                rng.uniform(0, 180), 1), (k, k))
-        kernel /= max(float(kernel.sum()), 1e-6)
+        kernel = (kernel / max(float(kernel.sum()), 1e-6)).astype(np.float32)
         img8 = cv2.filter2D(img8, -1, kernel)
     noise = rng.normal(0, rng.uniform(1, 10 if hard else 4), img8.shape).astype(np.float32)
     img8 = np.clip(img8.astype(np.float32) + noise, 0, 255).astype(np.uint8)
     quality = int(rng.integers(30, 70) if hard else rng.integers(65, 96))
     ok, buf = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, quality])
     assert ok
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
 
 
 def view(width: int, height: int, rng: Rng, tilt: float = 0.04, turn: float = 6.0) -> np.ndarray:
@@ -205,4 +205,4 @@ def view(width: int, height: int, rng: Rng, tilt: float = 0.04, turn: float = 6.
     s = rng.uniform(0.92, 1.02)
     H_turn = trans(width / 2, height / 2) @ rot(rng.uniform(-turn, turn)) @ scale(s) @ trans(
         -width / 2, -height / 2)
-    return H_persp @ H_turn
+    return np.asarray(H_persp @ H_turn)

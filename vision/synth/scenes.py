@@ -99,7 +99,7 @@ class Style:
 
 def tile_patch(style: Style, marker_id: int, module_px: int) -> np.ndarray:
     marker = cv2.cvtColor(draw.marker_patch(marker_id, module_px), cv2.COLOR_GRAY2BGR)
-    side = int(round(marker.shape[0] * style.tile_scale))
+    side = round(marker.shape[0] * style.tile_scale)
     tile = np.empty((side, side, 3), np.uint8)
     tile[:] = style.tile
     off = (side - marker.shape[0]) // 2
@@ -138,7 +138,8 @@ def board_patch(style: Style, colours: list[str], lane_w: int, row_h: int, margi
     if style.row_lines:
         for r in range(1, 3):
             y = margin + r * row_h
-            cv2.line(board, (margin, y), (w - margin, y), style.separator, max(1, style.separator_px))
+            cv2.line(board, (margin, y), (w - margin, y), style.separator,
+                     max(1, style.separator_px))
     return board
 
 
@@ -187,7 +188,8 @@ def render_tiles(style: Style, colours: list[str], robots: dict[int, str], rng: 
             tx = (margin + (lane + 0.5) * lane_w + rng.uniform(-0.1, 0.1) * lane_w) * board_scale
             ty = (margin + (part + 0.5) * row_h + rng.uniform(-0.08, 0.08) * row_h) * board_scale
             k = tile_side * board_scale / tile_px
-            H_tile = draw.place(tile_px * k, tile_px * k, tx, ty, rng.uniform(-10, 10)) @ draw.scale(k)
+            H_tile = draw.place(tile_px * k, tile_px * k, tx, ty,
+                                rng.uniform(-10, 10)) @ draw.scale(k)
             mask = draw.rounded_mask(tile_px, tile_px, tile_px // 10)
             draw.paste(img, tp, H_view @ H_board @ H_tile, mask)
     if hand if hand is not None else (hard and rng.random() < 0.5):
@@ -276,7 +278,7 @@ def render_order(style: Style, robot: str, rng: Rng, width: int = 1280, height: 
     cy = height / 2 + rng.uniform(-0.05, 0.05) * height
     angle = rng.uniform(-18, 18)
     H = draw.place(card.shape[1] * k, card.shape[0] * k, cx, cy, angle) @ draw.scale(k)
-    src = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    src = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
     tilt = rng.uniform(-0.03, 0.03, (4, 2)) * [width, height]
     H = cv2.getPerspectiveTransform(src, (src + tilt).astype(np.float32)) @ H
     draw.paste(img, card, H, draw.rounded_mask(card.shape[1], card.shape[0], card.shape[1] // 16))

@@ -1,0 +1,140 @@
+"""The camera adapter: sources, stability, privacy, the staged camera, probe and make_camera."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+import vision
+from companion.config import CameraConfig, Config
+from companion.ports import Camera, CameraError, OrderObservation, TilesObservation
+from vision.calibration import Calibration
+from vision.camera import FrameCamera
+from vision.sources import OpenCVSource, ReplaySource
+from vision.stability import Stability
+from vision.staged import StagedCamera
+from vision.synth import make_example
+from vision.synth.scenes import Style
+
+
+def _with_camera(config: Config, **changes: str) -> Config:
+    return dataclasses.replace(config, camera=dataclasses.replace(CameraConfig(), **changes))
+
+
+def test_no_camera_configured_means_play_by_touch(config: Config) -> None:
+    assert vision.make_camera(_with_camera(config, source="none")) is None
+    ok, message = vision.probe(_with_camera(config, source="none"))
+    assert ok and "by touch" in message
+
+
+def test_a_missing_usb_camera_is_named_in_plain_words(config: Config) -> None:
+    with pytest.raises(CameraError, match="no camera answers at /dev/video-missing"):
+        vision.make_camera(_with_camera(config, source="opencv", device="/dev/video-missing"))
+    ok, message = vision.probe(_with_camera(config, source="opencv",
+                                            device="/dev/video-missing"))
+    assert not ok and "video-missing" in message
+
+
+def test_probe_never_raises_on_this_machine(config: Config) -> None:
+    ok, message = vision.probe(config)
+    assert isinstance(ok, bool) and message and "Traceback" not in message
+
+
+def test_replay_folder_cycles_through_its_images(tmp_path: Path) -> None:
+    for i in range(2):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), np.full((8, 8, 3), 40 * (i + 1), np.uint8))
+    source = ReplaySource(str(tmp_path))
+    values = [int(source.frame()[0, 0, 0]) for _ in range(3)]
+    assert values == [40, 80, 40]
+    with pytest.raises(CameraError, match="does not exist"):
+        ReplaySource(str(tmp_path / "gone"))
+
+
+def test_replay_camera_reads_and_commits_after_steady_frames(
+        tmp_path: Path, config: Config, style: Style, calibration: Calibration) -> None:
+    example = make_example("order", "o.png", style, config, np.random.default_rng(21))
+    for i in range(4):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), example.image)
+    camera = FrameCamera(ReplaySource(str(tmp_path)), calibration)
+    assert isinstance(camera, Camera)
+    readings = [camera.read("order") for _ in range(4)]
+    assert [r.stable for r in readings] == [False, False, True, True]
+    assert all(isinstance(r, OrderObservation) for r in readings)
+    assert {r.reading.robot for r in readings} <= {example.robot, None}  # type: ignore[union-attr]
+
+
+def test_movement_over_the_region_keeps_a_reading_unsure() -> None:
+    stability = Stability(frames=3, motion=6.0)
+    obs = TilesObservation({})
+    still = np.full((90, 160, 3), 100, np.uint8)
+    moved = still.copy()
+    moved[20:70, 40:120] = 200  # a hand passes over the region
+    assert not stability.update(obs, still, (0, 0, 160, 90))
+    assert not stability.update(obs, still, (0, 0, 160, 90))
+    assert stability.update(obs, still, (0, 0, 160, 90))
+    assert not stability.update(obs, moved, (0, 0, 160, 90))
+    assert not stability.update(obs, moved, (0, 0, 160, 90))
+    # movement outside the region does not matter
+    stability.reset()
+    for _ in range(3):
+        result = stability.update(obs, moved, (0, 0, 30, 15))
+    assert result
+
+
+def test_opencv_source_reports_a_missing_device() -> None:
+    with pytest.raises(CameraError):
+        OpenCVSource("/dev/video-missing", 640, 480)
+
+
+@pytest.fixture(scope="module")
+def staged() -> StagedCamera:
+    return StagedCamera(Config(), seed=0)
+
+
+def _settle(camera: StagedCamera, kind: str, secret: bool = False):  # type: ignore[no-untyped-def]
+    for _ in range(6):
+        obs = camera.read(kind, secret=secret)  # type: ignore[arg-type]
+        if obs.stable:
+            return obs
+    raise AssertionError("the staged reading never settled")
+
+
+def test_staged_camera_reads_what_is_shown(staged: StagedCamera) -> None:
+    assert isinstance(staged, Camera)
+    staged.show_tiles({1: "blue-yellow-red", 5: "green-green-green"})
+    obs = _settle(staged, "tiles")
+    assert isinstance(obs, TilesObservation)
+    assert set(obs.robots) == {1, 5}
+    for seat, robot in {1: "blue-yellow-red", 5: "green-green-green"}.items():
+        assert obs.robots[seat].robot in (robot, None)
+    staged.show_grid([[None] * 5, [None] * 5, [None, 1, 3, 5, None], [None] * 5, [None] * 5])
+    grid = _settle(staged, "grid")
+    assert grid.cells[2][1:4] in ((1, 3, 5), (None, None, None)) or all(
+        v in (None, want) for v, want in zip(grid.cells[2][1:4], (1, 3, 5), strict=True))
+    staged.show_nothing()
+    nothing = _settle(staged, "tiles")
+    assert nothing.robots == {}
+
+
+def test_a_secret_scan_logs_only_card_read_and_writes_nothing(
+        staged: StagedCamera, caplog: pytest.LogCaptureFixture, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    def no_writes(*args: object, **kwargs: object) -> bool:
+        raise AssertionError("an image was written during a secret scan")
+
+    monkeypatch.setattr(cv2, "imwrite", no_writes)
+    staged.show_order("red-blue-yellow")
+    with caplog.at_level(logging.DEBUG, logger="vision"):
+        obs = _settle(staged, "order", secret=True)
+    assert isinstance(obs, OrderObservation)
+    assert obs.reading.robot in ("red-blue-yellow", None)
+    messages = {r.getMessage() for r in caplog.records if r.name.startswith("vision")}
+    assert messages == {"card read"}
+    assert list(tmp_path.iterdir()) == []
