@@ -6,6 +6,9 @@ and :class:`~hardware.firmware.lights.Lights` run here on the Pi, which is then 
 the Eureka window. gpiozero's own bounce handling is switched off (``bounce_time=None``): every
 edge reaches our leading-edge debounce, timed by ``clock_us`` (injectable for tests).
 
+Like the serial driver, :meth:`GpioBoard.start` does not raise when the pins cannot be used: it
+puts a ``SirenStatus(connected=False, ...)`` saying why on the queue, and the table plays by touch.
+
 ``pin_factory`` is passed to every device (gpiozero's usual way to pick a backend); None means
 gpiozero's default (``GPIOZERO_PIN_FACTORY`` or the best one found). Nothing touches a pin before
 :meth:`GpioBoard.start`.
@@ -68,8 +71,9 @@ class GpioBoard:
         try:
             from gpiozero import PWMLED, Button
         except ImportError:
-            raise SirenBoardError("gpiozero is not installed; install it with "
-                                  "pip install 'robo-companion[hardware]'.") from None
+            events.put(SirenStatus(False, "gpiozero is not installed; install it with "
+                                          "pip install 'robo-companion[hardware]'."))
+            return
         try:
             for station in range(self.stations):
                 button = Button(self.config.buttons[station], pull_up=True, bounce_time=None,
@@ -79,11 +83,10 @@ class GpioBoard:
                 self._buttons.append(button)
                 self._leds.append(PWMLED(self.config.lights[station],
                                          pin_factory=self.pin_factory))
-        except Exception as exc:
+        except Exception as exc:  # gpiozero raises many kinds; the table plays on by touch
             self._close_devices()
-            message = f"The GPIO siren stations cannot be used ({exc})."
-            events.put(SirenStatus(False, message))
-            raise SirenBoardError(message) from None
+            events.put(SirenStatus(False, f"The GPIO siren stations cannot be used ({exc})."))
+            return
         self._ticker = threading.Thread(target=self._tick_loop, name="siren-gpio", daemon=True)
         self._ticker.start()
         events.put(SirenStatus(True, f"GPIO siren stations ready ({self.stations} stations).",

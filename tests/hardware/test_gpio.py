@@ -114,3 +114,21 @@ def test_unknown_station_is_refused(
 
     with pytest.raises(SirenBoardError):
         board.open_window((5,))
+
+
+def test_pins_in_use_give_a_status_not_an_exception() -> None:
+    from gpiozero import Button
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    squatter = Button(27, pin_factory=factory)  # another program holds station 1's pin
+    board = GpioBoard(CONFIG, pin_factory=factory)
+    events: queue.Queue[SirenEvent] = queue.Queue()
+    try:
+        board.start(events)
+        status = events.get_nowait()
+        assert isinstance(status, SirenStatus) and not status.connected
+        assert "cannot be used" in status.message
+    finally:
+        board.close()
+        squatter.close()
+        factory.close()
