@@ -2,8 +2,8 @@
 
 Presses ``--presses`` buttons on the simulated board (the real firmware logic), round the
 stations, every ``--interval-ms``, and times each from the moment the simulated thumb closes the
-contact to the moment the :class:`~companion.ports.SirenPress` comes out of the queue the
-session reads. Prints one JSON object::
+contact to the moment the driver puts its :class:`~companion.ports.SirenPress` on the session's
+queue (what the session does next runs on its own clock). Prints one JSON object::
 
     {"presses", "delivered", "lost", "duplicated", "p50_ms", "p99_ms", "max_ms"}
 
@@ -29,6 +29,19 @@ from companion.config import SirenConfig
 from companion.ports import SirenEvent, SirenPress, SirenStatus
 
 
+class _TimedQueue(queue.Queue[SirenEvent]):
+    """The session's queue, noting when each press (by number) first lands in it."""
+
+    def __init__(self, arrived: dict[int, float]) -> None:
+        super().__init__()
+        self.arrived = arrived
+
+    def put(self, item: SirenEvent, block: bool = True, timeout: float | None = None) -> None:
+        if isinstance(item, SirenPress):
+            self.arrived.setdefault(item.seq, time.perf_counter())
+        super().put(item, block, timeout)
+
+
 def _percentile(sorted_values: list[float], fraction: float) -> float:
     if not sorted_values:
         return 0.0
@@ -50,10 +63,11 @@ def run(presses: int, stations: int, interval_ms: float, lockout_ms: float) -> d
     assert child.stdin is not None and child.stdout is not None
     port = child.stdout.readline().strip()
     driver = SerialBoard(SirenConfig(backend="serial"), port=port)
-    events: queue.Queue[SirenEvent] = queue.Queue()
     arrived: dict[int, float] = {}
+    events: queue.Queue[SirenEvent] = _TimedQueue(arrived)
     duplicated = 0
     delivered = 0
+    seen: dict[int, int] = {}
     done = threading.Event()
     connected = threading.Event()
 
@@ -64,17 +78,15 @@ def run(presses: int, stations: int, interval_ms: float, lockout_ms: float) -> d
                 event = events.get(timeout=0.1)
             except queue.Empty:
                 continue
-            now = time.perf_counter()
             if isinstance(event, SirenStatus):
                 if event.connected:
                     connected.set()
                 continue
             assert isinstance(event, SirenPress)
             delivered += 1
-            if event.seq in arrived:
+            seen[event.seq] = seen.get(event.seq, 0) + 1
+            if seen[event.seq] > 1:
                 duplicated += 1
-            else:
-                arrived[event.seq] = now
 
     consumer = threading.Thread(target=consume, name="bench-session", daemon=True)
     consumer.start()
@@ -91,7 +103,7 @@ def run(presses: int, stations: int, interval_ms: float, lockout_ms: float) -> d
         child.stdin.flush()
         pressed_at = json.loads(child.stdout.readline())
         deadline = time.perf_counter() + 10
-        while len(arrived) < presses and time.perf_counter() < deadline:
+        while len(seen) < presses and time.perf_counter() < deadline:
             time.sleep(0.01)
         time.sleep(0.3)  # let any late repeat show itself
     finally:
