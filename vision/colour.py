@@ -21,6 +21,18 @@ def hex_to_bgr01(text: str) -> np.ndarray:
     return np.array([b, g, r], np.float32)
 
 
+def features(x: np.ndarray) -> np.ndarray:
+    """White-balanced BGR -> chromaticity (b, g shares) and a down-weighted brightness.
+
+    A shadow or a dimmer lamp scales all three channels alike: the shares stay, so the colour of
+    a lane or part in half shadow is the same colour.
+    """
+    x = np.maximum(np.asarray(x, np.float32), 0.0)
+    total = x.sum(axis=-1, keepdims=True) + 0.05
+    weight = float(section("colour")["brightness_weight"])
+    return np.concatenate([x[..., :2] / total, weight * total / 3.0], axis=-1)
+
+
 @dataclass
 class ColourModel:
     names: list[str]
@@ -32,21 +44,22 @@ class ColourModel:
 
     @classmethod
     def default(cls, names: list[str], display: dict[str, str]) -> ColourModel:
-        sigma = float(section("colour")["default_sigma"])
-        means = np.stack([hex_to_bgr01(display[n]) for n in names])
+        sigma = float(section("colour")["default_sigma"]) / 3.0
+        means = features(np.stack([hex_to_bgr01(display[n]) for n in names]))
         covs = np.stack([np.eye(3, dtype=np.float32) * sigma**2 for _ in names])
         return cls(list(names), means, covs)
 
     @classmethod
     def fit(cls, samples: dict[str, np.ndarray], fallback: ColourModel) -> ColourModel:
         """Learn each colour that has samples; keep the fallback's guess for the others."""
-        floor = float(section("colour")["min_sigma"]) ** 2
+        floor = (float(section("colour")["min_sigma"]) / 3.0) ** 2
         means = fallback.means.copy()
         covs = fallback.covs.copy()
         for i, name in enumerate(fallback.names):
-            pts = samples.get(name)
-            if pts is None or len(pts) < 20:
+            raw = samples.get(name)
+            if raw is None or len(raw) < 20:
                 continue
+            pts = features(raw)
             # keep the bulk of the samples: paper, seams and shadows at the edges are not the colour
             med = np.median(pts, axis=0)
             mad = np.median(np.abs(pts - med), axis=0) * 1.4826 + 1e-3
@@ -59,7 +72,7 @@ class ColourModel:
 
     def d2(self, x: np.ndarray) -> np.ndarray:
         """Squared Mahalanobis distance of each pixel (n, 3) to each colour: (n, k)."""
-        diff = x[:, None, :] - self.means[None, :, :]
+        diff = features(x)[:, None, :] - self.means[None, :, :]
         return np.asarray(np.einsum("nki,kij,nkj->nk", diff, self._inv, diff))
 
     def classify(self, x: np.ndarray) -> np.ndarray:

@@ -167,7 +167,13 @@ def warp_card(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     H = cv2.getPerspectiveTransform(quad.astype(np.float32), big)
     card = cv2.warpPerspective(image, H, (4 * w, 4 * h), flags=cv2.INTER_LINEAR)
     card = cv2.resize(card, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
-    white = np.maximum(np.percentile(card.reshape(-1, 3), 95, axis=0), 8.0)
+    # the paper's white is estimated around each pixel (the brightest nearby, smoothed), so a
+    # shadow or a lighting gradient across the card does not shift the part colours
+    size = int(section("order")["white_window"])
+    kernel = np.ones((size, size), np.uint8)
+    local = cv2.GaussianBlur(cv2.dilate(card, kernel), (0, 0), size / 2)
+    overall = np.percentile(card.reshape(-1, 3), 95, axis=0)
+    white = np.maximum(np.maximum(local, 0.5 * overall), 8.0)
     return np.asarray(card / white)
 
 

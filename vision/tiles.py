@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.ports import RobotReading, TilesObservation
 from vision import markers
-from vision.colour import ColourModel
+from vision.colour import ColourModel, features
 from vision.errors import NoTilesFound
 from vision.thresholds import section
 
@@ -128,16 +128,17 @@ def learn(examples: list[tuple[np.ndarray, dict[int, str]]], fallback: ColourMod
                 labels.append(names.index(colour))
     if not rings:
         return TilesLook.default(fallback)
-    data = np.stack(rings)  # (T, R, A, 3)
+    data = np.stack(rings)  # (T, R, A, 3) white-balanced BGR
+    fdata = features(data)  # the same in the colour model's terms
     lab = np.array(labels)
-    medians = np.median(data, axis=2)  # (T, R, 3)
+    medians = np.median(fdata, axis=2)  # (T, R, 3)
     accuracy = np.zeros(len(radii))
     for ri in range(len(radii)):
         means = fallback.means.copy()
         for k in range(len(names)):
             if (lab == k).any():
                 means[k] = medians[lab == k, ri].mean(axis=0)
-        px = data[:, ri]  # (T, A, 3)
+        px = fdata[:, ri]  # (T, A, 3)
         dist = np.linalg.norm(px[:, :, None, :] - means[None, None], axis=-1)
         accuracy[ri] = float((dist.argmin(axis=-1) == lab[:, None]).mean())
     best = int(accuracy.argmax())
@@ -154,13 +155,14 @@ def learn(examples: list[tuple[np.ndarray, dict[int, str]]], fallback: ColourMod
     chosen = sorted(keep)
     # fit each colour on the ring pixels nearest their own label's mean (drops paper and seams)
     samples: dict[str, np.ndarray] = {}
-    px = data[:, chosen].reshape(len(data), -1, 3)
+    raw = data[:, chosen].reshape(len(data), -1, 3)
+    px = fdata[:, chosen].reshape(len(data), -1, 3)
     means = np.stack([px[lab == k].reshape(-1, 3).mean(axis=0) if (lab == k).any()
                       else fallback.means[k] for k in range(len(names))])
     dist = np.linalg.norm(px[:, :, None, :] - means[None, None], axis=-1)
     near = dist.argmin(axis=-1) == lab[:, None]
     for k, name in enumerate(names):
-        sel = px[lab == k][near[lab == k]]
+        sel = raw[lab == k][near[lab == k]]
         if len(sel):
             samples[name] = sel
     return TilesLook([float(radii[i]) for i in chosen], ColourModel.fit(samples, fallback))
