@@ -149,7 +149,7 @@ def rectify(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
     w, h = _cell_size()
     H = _area_homography(corners, inset, margin)
     area = cv2.warpPerspective(image, H, (5 * w + 2 * margin, 5 * h + 2 * margin),
-                               flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if white is None:
         return area
     # white-balanced on the markers' paper: colours compare across pictures and lamps
@@ -239,8 +239,8 @@ def match_values(look: GridLook, window: np.ndarray) -> np.ndarray:
 
 
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]) -> tuple[np.ndarray, np.ndarray]:
-    """Per value: every calibration card's centre, aligned on the first one and averaged, plus
-    up to three single cards; each also turned by 180 degrees when cards may lie turned."""
+    """Per value: every calibration card's centre, aligned on the first one and averaged; also
+    turned by 180 degrees when cards may lie turned."""
     cfg = section("grid")
     by_value: dict[int, list[tuple[np.ndarray, int, int]]] = {}
     for g, grid in zip(greys, grids, strict=True):
@@ -261,7 +261,8 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]) -> tuple[np.ndar
             if crop.shape == first.shape:
                 aligned.append(crop.astype(np.float32))
         mean = np.clip(np.mean(aligned, axis=0), 0, 255).astype(np.uint8)
-        chosen = [mean] + [a.astype(np.uint8) for a in aligned[:3]]
+        # the mean only: every template costs a correlation per card at every reading
+        chosen = [mean]
         for t in chosen:
             templates.append(t)
             values.append(v)
@@ -381,12 +382,13 @@ def _examples(areas: list[np.ndarray], grids: list[Grid], augment: bool
     feats, classes, owner = [], [], []
     for n, (area, grid) in enumerate(zip(areas, grids, strict=True)):
         labels = [EMPTY if v is None else int(v) for row in grid for v in row]
-        for dx in shifts:
-            for dy in shifts:
-                for turned in turns:
-                    feats.append(area_features(area, 4, dx, dy, turned))
-                    classes.extend(labels[::-1] if turned else labels)
-                    owner.extend([n] * 25)
+        # shifted along one axis at a time: the cross costs half the full square of shifts
+        moves = sorted({(dx, 0) for dx in shifts} | {(0, dy) for dy in shifts})
+        for dx, dy in moves:
+            for turned in turns:
+                feats.append(area_features(area, 4, dx, dy, turned))
+                classes.extend(labels[::-1] if turned else labels)
+                owner.extend([n] * 25)
     return np.concatenate(feats), np.array(classes), np.array(owner)
 
 

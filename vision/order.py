@@ -141,9 +141,10 @@ def _card_at_level(g8: np.ndarray, level: float, cfg: dict[str, Any]) -> np.ndar
         x, y, bw, bh, area = stats[i]
         if area < cfg["min_area"] * sw * sh or area <= best_area:
             continue
-        ys, xs = np.nonzero(blobs[y:y + bh, x:x + bw] == i)
-        pts = np.stack([xs + x, ys + y], axis=1).astype(np.float32)
-        hull = cv2.convexHull(pts)
+        mask = (blobs[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                       offset=(int(x), int(y)))
+        hull = cv2.convexHull(np.concatenate(contours))
         rect = cv2.minAreaRect(hull)
         rw, rh = rect[1]
         if min(rw, rh) < 8:
