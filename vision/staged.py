@@ -2,8 +2,9 @@
 scene with the synthetic renderer and runs the real readers (calibrated, like a real table, on
 rendered calibration images of the same components).
 
-A scene is rendered once per ``show_*`` (on the first read after it); later reads only add fresh
-sensor noise, so reading a few times a second costs about one reader pass.
+A scene is rendered once per ``show_*`` (on the first read after it); later reads return the same
+picture, so reading a few times a second costs one reader pass, and a still scene settles (is
+``stable``) after ``stability.frames`` reads.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 
 from companion.config import Config
 from companion.ports import Observation, ReadingKind
+from vision import grid
 from vision.calibration import Calibration, calibrate
 from vision.camera import FrameCamera
 from vision.synth import calibration_examples, draw
@@ -24,14 +26,26 @@ _CALIBRATIONS: dict[Any, Calibration] = {}
 _CAL_LOCK = threading.Lock()
 
 
-def _calibration(config: Config, seed: int, style: Style) -> Calibration:
+def _calibration(config: Config, seed: int, style: Style, with_grid: bool) -> Calibration:
+    """The staged components' calibration, learnt like a real table's from rendered pictures.
+
+    Tiles and cards are learnt at once; the Robot Master cards (the slow part) only when a grid
+    is first read. Both are kept for the process, so many cameras cost one calibration.
+    """
     key = (tuple(config.game.colours), tuple(sorted(config.game.display.items())), seed)
     with _CAL_LOCK:
         cal = _CALIBRATIONS.get(key)
         if cal is None:
             rng = np.random.default_rng(seed + 1_000_003)
-            cal = calibrate(calibration_examples(style, config, rng, per_kind=3), config)
+            examples = calibration_examples(style, config, rng, per_kind=3,
+                                            kinds=("tiles", "order"))
+            cal = calibrate(examples, config)
             _CALIBRATIONS[key] = cal
+        if with_grid and not cal.grid.learnt:
+            rng = np.random.default_rng(seed + 2_000_003)
+            examples = calibration_examples(style, config, rng, per_kind=3, kinds=("grid",))
+            cal.grid = grid.learn([(e.image, e.grid) for e in examples])
+            cal.images += len(examples)
         return cal
 
 
@@ -65,7 +79,9 @@ class StagedCamera:
         self._empty: np.ndarray | None = None
         self._kind: str = "tiles"
         self._lock = threading.Lock()
-        self._camera = FrameCamera(_StagedSource(self), _calibration(config, seed, self.style))
+        self._seed = seed
+        self._camera = FrameCamera(_StagedSource(self),
+                                   _calibration(config, seed, self.style, with_grid=False))
 
     # ------------------------------------------------------------------ staging
     def show_tiles(self, robots: dict[int, str]) -> None:
@@ -99,6 +115,9 @@ class StagedCamera:
 
     # ------------------------------------------------------------------ the port
     def read(self, kind: ReadingKind, *, secret: bool = False) -> Observation:
+        if kind == "grid" and not self._camera.calibration.grid.learnt:
+            self._camera.set_calibration(
+                _calibration(self.config, self._seed, self.style, with_grid=True))
         self._kind = kind
         return self._camera.read(kind, secret=secret)
 
@@ -113,8 +132,10 @@ class StagedCamera:
             if base is None:
                 base = self._render(kind)
                 self._rendered[kind] = base
-            noise = self._rng.normal(0, 1.5, base.shape).astype(np.float32)
-        return np.clip(base + noise, 0, 255).astype(np.uint8)
+            # a still scene gives the same picture every time: the sensor noise is already in
+            # the rendering, and fresh noise on every read would only make borderline cells
+            # flicker between read and declined, so a grid would never settle
+            return base.copy()
 
     def _render(self, kind: str) -> np.ndarray:
         what = self._scene.get(kind)

@@ -60,22 +60,22 @@ def make_example(kind: str, name: str, style: Style, config: Config, rng: np.ran
 
 
 def calibration_examples(style: Style, config: Config, rng: np.random.Generator,
-                         per_kind: int = 4, width: int = 1280, height: int = 720
-                         ) -> list[Example]:
+                         per_kind: int = 4, width: int = 1280, height: int = 720,
+                         kinds: tuple[str, ...] = ("tiles", "order", "grid")) -> list[Example]:
     """Clean labelled images that show every colour in every part and every card value."""
     colours = list(config.game.colours)
     out: list[Example] = []
-    for i in range(per_kind):
+    for i in range(per_kind if "tiles" in kinds else 0):
         # seat s shows colour (s + part + i) so that four images cover every colour everywhere
         robots = {s: "-".join(colours[(s + p + i) % 4] for p in range(3))
                   for s in range(6) if (s + i) % 3 != 2}
         out.append(Example(f"cal-tiles-{i}.png", "tiles",
                            render_tiles(style, colours, robots, rng, width, height), robots=robots))
-    for i in range(per_kind):
+    for i in range(per_kind if "order" in kinds else 0):
         robot = "-".join(colours[(i + p) % 4] for p in range(3))
         out.append(Example(f"cal-order-{i}.png", "order",
                            render_order(style, robot, rng, width, height), robot=robot))
-    for i in range(per_kind):
+    for i in range(per_kind if "grid" in kinds else 0):
         grid = random_grid(rng, cards=int(rng.integers(12, 22)))
         out.append(Example(f"cal-grid-{i}.png", "grid",
                            render_grid(style, grid, rng, width, height), grid=grid))
