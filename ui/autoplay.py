@@ -40,8 +40,14 @@ class AutoplayError(RuntimeError):
 
 
 class Autoplay:
-    def __init__(self, app: Any, shots: Path | None) -> None:
+    def __init__(
+        self,
+        app: Any,
+        shots: Path | None,
+        games: tuple[str, ...] = ("robo-factory", "robot-master"),
+    ) -> None:
         self.app = app
+        self.games = games
         self.dir = shots
         self.shots = 0
         self.steps = 0
@@ -49,6 +55,8 @@ class Autoplay:
         self._last: str | None = None
         self._script: Script | None = None
         self._flash_shown = False
+        #: waits scale with this: screenshots need settled frames, tests only need the clock
+        self.pace = 1.0 if shots is not None else 0.3
 
     def install(self) -> None:
         self.app.bind(on_start=self._on_start)
@@ -130,19 +138,20 @@ class Autoplay:
         if button.disabled:
             raise AutoplayError(f"button {key!r} on the {self.app.sm.current} screen is disabled")
         button.trigger_action(0)
-        yield 0.15
+        yield 0.15 * self.pace
 
     def until(
         self, what: str, test: Callable[[], bool], timeout: float = 8.0, flash: bool = True
     ) -> Script:
         waited = 0.0
         # also wait for the "card read" flash to fade, so each screen is seen clearly
+        flash = flash and self.dir is not None  # only screenshots need the flash gone
         while not test() or (flash and self.app.flash.opacity > 0):
             if waited > timeout:
                 raise AutoplayError(f"waited {timeout:.0f} s for {what}")
-            yield 0.1
-            waited += 0.1
-        yield 0.15
+            yield 0.1 * self.pace
+            waited += 0.1 * self.pace
+        yield 0.15 * self.pace
 
     def pick_robot(self, robot: str) -> Script:
         if self.app.sm.current != "picker":
@@ -156,9 +165,9 @@ class Autoplay:
             raise AutoplayError("no hold-to-reveal screen is open")
         hold = self.app.sm.current_screen.ids.hold
         hold.press()
-        yield 0.3
+        yield 0.3 * self.pace
         hold.release()
-        yield 0.15
+        yield 0.15 * self.pace
         yield from self.tap("secret-done")
 
     @property
@@ -191,7 +200,7 @@ class Autoplay:
                 continue
             if restage is not None and not restaged and waited > timeout / 2:
                 self.app.stager.nothing()
-                yield 0.3
+                yield 0.3 * self.pace
                 restage()
                 restaged = True
             if waited > timeout:
@@ -203,8 +212,8 @@ class Autoplay:
                 fallback = None
                 waited = 0.0
                 continue
-            yield 0.1
-            waited += 0.1
+            yield 0.1 * self.pace
+            waited += 0.1 * self.pace
         yield from self.until(what, test)
 
     fallbacks = 0
@@ -219,7 +228,7 @@ class Autoplay:
             else:
                 hold = self.app.sm.current_screen.ids.hold
                 hold.press()
-                yield 0.2
+                yield 0.2 * self.pace
                 hold.release()
                 yield from self.tap("secret-fix")
                 yield from self.pick_robot(str(self.want))
@@ -265,14 +274,16 @@ class Autoplay:
     # ------------------------------------------------------------------ the games
 
     def script(self) -> Script:
-        yield from self.until("the table to start", lambda: bool(self.app.ready), timeout=60)
-        yield 0.3
-        yield from self.robo_factory()
-        yield from self.robot_master()
+        yield from self.until("the table to start", self.started, timeout=60)
+        yield 0.3 * self.pace
+        if "robo-factory" in self.games:
+            yield from self.robo_factory()
+        if "robot-master" in self.games:
+            yield from self.robot_master()
         yield from self.tap("language:nl")
-        yield 0.3
+        yield 0.3 * self.pace
         yield from self.tap("language:de")
-        yield 0.3
+        yield 0.3 * self.pace
         yield from self.tap("language:en")
 
     def robo_factory(self) -> Script:
@@ -326,7 +337,7 @@ class Autoplay:
         ):
             yield from self.turn(order=order, board=board, attempts=[(robots, [])])
         yield from self.until("the results", lambda: app.sm.current == "end")
-        yield 0.3
+        yield 0.3 * self.pace
         yield from self.tap("home")
 
     def turn(
@@ -343,7 +354,7 @@ class Autoplay:
         app = self.app
         stager = app.stager
         yield from self.until("the order step", lambda: self.step() is Step.ORDER)
-        yield 0.2
+        yield 0.2 * self.pace
         self.want = order
 
         def touch_order() -> Script:
@@ -425,11 +436,14 @@ class Autoplay:
             yield from self.until("production", lambda: self.step() is Step.PRODUCTION)
             for station in eureka:
                 name = self.table.game.players[station]
-                app.press_station(station)
+                if app.simulator is not None or app.service.board is not None:
+                    app.press_station(station)
+                else:  # no siren board: Eureka by touch
+                    yield from self.tap(f"eureka:{name}")
                 yield from self.until(
                     f"{name}'s Eureka", partial(self.called_eureka, name), flash=False
                 )
-                yield 0.3
+                yield 0.3 * self.pace
                 self.snapshot(force=True, label="eureka")
                 yield from self.until("the flash to fade", lambda: True)
             self.want_robots = {self.table.game.players[seat]: r for seat, r in robots.items()}
@@ -459,14 +473,19 @@ class Autoplay:
                 else:
                     yield from self.tap(f"roll:{name}")
             stager.nothing()
-            yield 0.3
+            yield 0.3 * self.pace
             yield from self.tap("commit")
-            yield 0.3
+            yield 0.3 * self.pace
         if self.table.finished:
             return
         yield from self.until("the ledger", lambda: self.step() is Step.LEDGER)
-        yield 0.3
+        yield 0.3 * self.pace
         yield from self.tap("next-turn")
+
+    def started(self) -> bool:
+        if self.app.wired is None and self.app.problems:
+            raise AutoplayError("; ".join(self.app.problems))
+        return bool(self.app.ready)
 
     def board_beyond(self, laid: int) -> Callable[[], bool]:
         return lambda: len(self.table.turn.board) > laid
@@ -535,7 +554,7 @@ class Autoplay:
                     if n not in table.legal_cells() and Cell.parse_name(n) not in table.game.cells
                 )
                 yield from self.tap(f"cell:{far}")
-                yield 0.3
+                yield 0.3 * self.pace
             shown[4 - cell.y][cell.x] = value
             if move % 2 == 0 and stager.active:
                 stager.grid(shown)
@@ -554,5 +573,5 @@ class Autoplay:
                 )
         stager.nothing()
         yield from self.until("the results", lambda: app.sm.current == "end")
-        yield 0.3
+        yield 0.3 * self.pace
         yield from self.tap("home")

@@ -32,6 +32,16 @@ def parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="with --autoplay: save a PNG of every screen state in DIR",
     )
+    p.add_argument(
+        "--touch-only",
+        action="store_true",
+        help="demo: no simulated camera or siren board; everything by touch",
+    )
+    p.add_argument(
+        "--only",
+        choices=["robo-factory", "robot-master"],
+        help="with --autoplay: play only this game",
+    )
     p.add_argument("--fullscreen", action="store_true", default=None, help="fill the screen")
     p.add_argument(
         "--window",
@@ -112,6 +122,9 @@ def main(argv: list[str]) -> int:
             "robo-companion: no display found (set DISPLAY, or run under xvfb-run)", file=sys.stderr
         )
         return 3
+    if args.touch_only:
+        os.environ["ROBO_COMPANION_SIREN"] = "none"
+        os.environ["ROBO_COMPANION_CAMERA"] = "none"
     prepare_kivy(fullscreen)
     return run_app(
         config,
@@ -119,6 +132,8 @@ def main(argv: list[str]) -> int:
         run=not demo,
         autoplay=args.autoplay,
         screenshots=Path(args.screenshots) if args.screenshots else None,
+        touch_only=args.touch_only,
+        games=(args.only,) if args.only else ("robo-factory", "robot-master"),
     )
 
 
@@ -134,7 +149,14 @@ def _has_kms() -> bool:
     return os.environ.get("SDL_VIDEODRIVER") == "kmsdrm"
 
 
-def build_wired(config: Any, *, demo: bool, autoplay: bool = False, journal: Any = None) -> Any:
+def build_wired(
+    config: Any,
+    *,
+    demo: bool,
+    autoplay: bool = False,
+    journal: Any = None,
+    touch_only: bool = False,
+) -> Any:
     """The service and adapters; in the demo the core's fakes stand in for what is missing."""
     from companion import wiring
     from companion.fakes import FakeSirenBoard, RandomDice
@@ -142,7 +164,7 @@ def build_wired(config: Any, *, demo: bool, autoplay: bool = False, journal: Any
 
     wired: Any = wiring.build(config, demo=demo, journal=journal)
     wired.fake_camera = None
-    if demo:
+    if demo and not touch_only:
         if wired.service.board is None:
             board = FakeSirenBoard()
             wired.service.board = board
@@ -153,8 +175,8 @@ def build_wired(config: Any, *, demo: bool, autoplay: bool = False, journal: Any
             wired.service.camera = camera
             wired.fake_camera = camera
             wired.problems = [p for p in wired.problems if "camera" not in p.lower()]
-        if autoplay:
-            wired.service.dice = RandomDice(5)  # the same game every time
+    if demo and autoplay:
+        wired.service.dice = RandomDice(5)  # the same game every time
     return wired
 
 
@@ -166,6 +188,8 @@ def run_app(
     autoplay: bool = False,
     screenshots: Path | None = None,
     on_first_frame: Any = None,
+    touch_only: bool = False,
+    games: tuple[str, ...] = ("robo-factory", "robot-master"),
 ) -> int:
     from companion import systemd_notify
     from ui.app import CompanionApp
@@ -176,7 +200,9 @@ def run_app(
             on_first_frame()
 
     def wire(journal: Any) -> Any:
-        return build_wired(config, demo=demo, autoplay=autoplay, journal=journal)
+        return build_wired(
+            config, demo=demo, autoplay=autoplay, journal=journal, touch_only=touch_only
+        )
 
     app = CompanionApp(config, wire, demo=demo, run=run, on_first_frame=first_frame)
     interval = systemd_notify.watchdog_interval()
@@ -188,7 +214,7 @@ def run_app(
     if autoplay:
         from ui.autoplay import Autoplay
 
-        player = Autoplay(app, screenshots)
+        player = Autoplay(app, screenshots, games)
         player.install()
     try:
         app.run()
