@@ -9,6 +9,12 @@ cd "$(dirname "$0")/.."
 
 extras="${1:-all,dev}"
 
+# The OS's own Python, as on the Pi where the service runs it (Debian builds it with PGO/LTO; a
+# hand-built interpreter earlier on PATH can be much slower). PYTHON=... overrides.
+if [ -z "${PYTHON:-}" ]; then
+    if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
+fi
+
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
@@ -19,7 +25,7 @@ want_pkg() {  # want_pkg PACKAGE: queue an apt package unless dpkg already has i
 }
 
 if command -v dpkg-query >/dev/null 2>&1; then
-    python3 -c 'import venv, ensurepip' 2>/dev/null || want_pkg python3-venv
+    "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null || want_pkg python3-venv
     case ",$extras," in
         *,all,*|*,ui,*)
             # Kivy's wheels bring SDL2; they need GL/EGL from the OS, and Xvfb for tests and
@@ -40,8 +46,8 @@ if command -v dpkg-query >/dev/null 2>&1; then
 fi
 
 if [ ! -x .venv/bin/python ]; then
-    echo "== creating .venv"
-    python3 -m venv .venv
+    echo "== creating .venv with $("$PYTHON" --version) ($PYTHON)"
+    "$PYTHON" -m venv .venv
 fi
 echo "== installing robo-companion[$extras] into .venv"
 .venv/bin/python -m pip install --quiet --upgrade pip

@@ -145,7 +145,7 @@ def _apply_turn(game: RoboFactoryGame, palette: Palette, value: Any, number: int
         return
     board = _list(turn["board"], where, "board")
     # A record may stop while the board cards are being laid, but nothing follows a short board.
-    later = any(turn.get(key) not in (None, [], {}) for key in ("purchases", "attempts"))
+    later = bool(turn.get("purchases")) or bool(turn.get("attempts"))
     if len(board) > 3 or (later and len(board) != 3):
         raise RecordError(where, "board", f"expected 3 board cards, got {len(board)}")
     known = palette.cards_by_text()

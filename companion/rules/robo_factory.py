@@ -121,9 +121,13 @@ class Turn:
 
     @property
     def board_tiles(self) -> list[int]:
-        if self.order is None:
+        order = self.order
+        if order is None:
             return []
-        return [data_tile(self.order, card) for card in self.board]
+        return [
+            (order.head == c.head) + (order.torso == c.torso) + (order.legs == c.legs)
+            for c in self.board
+        ]
 
     def advance(self) -> None:
         """Recompute :attr:`stage` after the turn changed (kept, not derived: replay is hot)."""
@@ -177,6 +181,11 @@ class RoboFactoryGame:
         self.history: list[dict[str, int]] = [dict(self.cubes)]
         # Whether the game has ended changes only when a turn ends, so it is kept, not derived.
         self._finished = False
+        # Replay is hot: who manufactures for each Customer is worked out once.
+        self._makers: dict[str, tuple[str, ...]] = {
+            c: tuple(p for p in names if p != c) for c in names
+        }
+        self._first_index = names.index(first)
 
     # ------------------------------------------------------------------ queries
 
@@ -194,7 +203,7 @@ class RoboFactoryGame:
 
     def manufacturers(self, customer: str) -> list[str]:
         """Everyone but the Customer, in seat order (a fresh list)."""
-        return [p for p in self.players if p != customer]
+        return list(self._makers[customer])
 
     def _turns_due(self) -> int:
         """Turns the game lasts, counting extra rounds already forced by a tie."""
@@ -236,24 +245,23 @@ class RoboFactoryGame:
     @property
     def next_customer(self) -> str | None:
         """Who is Customer of the next turn to begin, or None when no turn may begin."""
-        if self.turns and self.current.stage is not Stage.OVER:
+        turns = self.turns
+        if (turns and turns[-1].stage is not Stage.OVER) or self._finished:
             return None
-        if self.finished:
-            return None
-        start = self.players.index(self.first_customer)
-        return self.players[(start + len(self.turns)) % len(self.players)]
+        return self.players[(self._first_index + len(turns)) % len(self.players)]
 
     # ------------------------------------------------------------------ turn start
 
     def check_begin_turn(self, customer: str) -> None:
-        if self.finished:
+        if self._finished:
             raise GameOver("the game has ended; no further turn may begin")
-        if self.turns and self.current.stage is not Stage.OVER:
-            raise OutOfTurn(f"turn {len(self.turns)} has not ended yet")
-        expected = self.next_customer
-        if customer not in self.players:
-            raise OutOfTurn(f"{customer!r} is not one of the players")
+        turns = self.turns
+        if turns and turns[-1].stage is not Stage.OVER:
+            raise OutOfTurn(f"turn {len(turns)} has not ended yet")
+        expected = self.players[(self._first_index + len(turns)) % len(self.players)]
         if customer != expected:
+            if customer not in self.players:
+                raise OutOfTurn(f"{customer!r} is not one of the players")
             raise OutOfTurn(f"it is {expected}'s turn to be the Customer, not {customer}'s")
 
     def begin_turn(self, customer: str) -> None:
@@ -263,26 +271,30 @@ class RoboFactoryGame:
     # ------------------------------------------------------------------ order and board
 
     def _require_stage(self, stage: Stage, action: str) -> Turn:
+        turns = self.turns
+        if turns and turns[-1].stage is stage:
+            return turns[-1]
+        raise self._stage_error(action)
+
+    def _stage_error(self, action: str) -> RuleError:
         if not self.turns:
-            raise OutOfTurn(f"cannot {action}: no turn has begun")
-        turn = self.current
-        if turn.stage is not stage:
-            if turn.stage is Stage.OVER:
-                why = (
-                    "a robot was correct in the first attempt"
-                    if turn.attempts and turn.attempts[0].correct
-                    else "both attempts have been made"
-                )
-                raise OutOfTurn(f"cannot {action}: turn {turn.number} has ended ({why})")
-            raise OutOfTurn(f"cannot {action} now (the turn is at the {turn.stage.value} step)")
-        return turn
+            return OutOfTurn(f"cannot {action}: no turn has begun")
+        turn = self.turns[-1]
+        if turn.stage is Stage.OVER:
+            why = (
+                "a robot was correct in the first attempt"
+                if turn.attempts and turn.attempts[0].correct
+                else "both attempts have been made"
+            )
+            return OutOfTurn(f"cannot {action}: turn {turn.number} has ended ({why})")
+        return OutOfTurn(f"cannot {action} now (the turn is at the {turn.stage.value} step)")
 
     def check_set_order(self, order: Robot) -> None:
         self._require_stage(Stage.ORDER, "set the order card")
 
     def set_order(self, order: Robot) -> None:
         self.check_set_order(order)
-        turn = self.current
+        turn = self.turns[-1]
         turn.order = order
         turn.advance()
 
@@ -298,7 +310,7 @@ class RoboFactoryGame:
     def add_board_card(self, card: Robot) -> int:
         """Lay one board card; returns its data tile."""
         self.check_board_card(card)
-        turn = self.current
+        turn = self.turns[-1]
         turn.board = (*turn.board, card)
         turn.advance()
         assert turn.order is not None
@@ -318,7 +330,7 @@ class RoboFactoryGame:
 
     def set_board(self, cards: Sequence[Robot]) -> None:
         self.check_set_board(cards)
-        turn = self.current
+        turn = self.turns[-1]
         turn.board = tuple(cards)
         turn.advance()
 
@@ -344,7 +356,7 @@ class RoboFactoryGame:
     def buy(self, manufacturer: str, card: Robot) -> int:
         """Record a purchase; the buyer pays 1 to the Customer. Returns the (secret) tile."""
         self.check_buy(manufacturer, card)
-        turn = self.current
+        turn = self.turns[-1]
         assert turn.order is not None
         turn.purchases[manufacturer] = card
         tile = data_tile(turn.order, card)
@@ -358,8 +370,8 @@ class RoboFactoryGame:
         turn = self._require_stage(Stage.PRODUCTION, "reveal robots")
         if turn.customer in robots:
             raise IllegalAttempt(f"{turn.customer} is the Customer and builds no robot")
-        makers = self.manufacturers(turn.customer)
-        if len(robots) != len(makers) or not all(m in robots for m in makers):
+        makers = self._makers[turn.customer]
+        if robots.keys() != set(makers):
             for name in robots:
                 if name not in self.players:
                     raise IllegalAttempt(f"{name!r} is not one of the players")
@@ -383,57 +395,60 @@ class RoboFactoryGame:
     def attempt(self, robots: Mapping[str, Robot], eureka: Mapping[str, int]) -> AttemptResult:
         """Reveal one attempt and settle it: Eureka first, then rewards and penalties."""
         self.check_attempt(robots, eureka)
-        turn = self.current
-        assert turn.order is not None
-        number = len(turn.attempts) + 1
+        turn = self.turns[-1]
         order = turn.order
-        makers = self.manufacturers(turn.customer)
+        assert order is not None
+        number = len(turn.attempts) + 1
+        makers = self._makers[turn.customer]
         correct = [m for m in makers if robots[m] == order]
+        cubes = self.cubes
         paid: list[Payment] = []
-
-        def pay(payment: Payment) -> None:
-            if payment.amount > 0:
-                self._pay(payment)
-                paid.append(payment)
-
         for name in makers:  # seat order, so the ledger reads the same way every time
             if name not in eureka:
                 continue
             roll = eureka[name]
             self.sirens_used.add(name)
             if name in correct:
-                pay(Payment(BANK, name, roll, f"Eureka, rolled {roll}"))
+                paid.append(Payment(BANK, name, roll, f"Eureka, rolled {roll}"))
+                cubes[name] += roll
             else:
-                pay(
-                    Payment(name, BANK, min(roll, self.cubes[name]), f"wrong Eureka, rolled {roll}")
-                )
+                amount = min(roll, cubes[name])
+                if amount:
+                    paid.append(Payment(name, BANK, amount, f"wrong Eureka, rolled {roll}"))
+                    cubes[name] -= amount
         feedback: dict[str, int] = {}
         if number == 1:
             if correct:
                 for name in correct:
-                    pay(Payment(BANK, name, REWARD_FIRST, "correct robot"))
+                    paid.append(Payment(BANK, name, REWARD_FIRST, "correct robot"))
+                    cubes[name] += REWARD_FIRST
             else:
                 feedback = {m: data_tile(order, robots[m]) for m in makers}
         else:
             for name in correct:
-                pay(Payment(BANK, name, REWARD_SECOND, "correct robot, second attempt"))
-            penalise = self.options.penalty is Penalty.RULEBOOK or not correct
-            if penalise:
+                paid.append(Payment(BANK, name, REWARD_SECOND, "correct robot, second attempt"))
+                cubes[name] += REWARD_SECOND
+            if self.options.penalty is Penalty.RULEBOOK or not correct:
+                customer = turn.customer
                 for name in makers:
-                    if name not in correct and self.cubes[name] > 0:
-                        pay(Payment(name, turn.customer, PENALTY_SECOND, "wrong robot"))
+                    # a wrong Manufacturer pays only while holding cubes (after any Eureka loss)
+                    if name not in correct and cubes[name] > 0:
+                        paid.append(Payment(name, customer, PENALTY_SECOND, "wrong robot"))
+                        cubes[name] -= PENALTY_SECOND
+                        cubes[customer] += PENALTY_SECOND
+        self.payments.extend(paid)
         result = AttemptResult(
-            number=number,
-            robots={m: robots[m] for m in makers},
-            eureka={m: eureka[m] for m in makers if m in eureka},
-            correct=correct,
-            payments=paid,
-            feedback_tiles=feedback,
+            number,
+            {m: robots[m] for m in makers},
+            {m: eureka[m] for m in makers if m in eureka},
+            correct,
+            paid,
+            feedback,
         )
         turn.attempts.append(result)
         turn.advance()
         if turn.stage is Stage.OVER:
-            self.history.append(dict(self.cubes))
+            self.history.append(dict(cubes))
             self._finished = self._compute_finished()
         return result
 
