@@ -187,6 +187,7 @@ class Autoplay:
         fallback: Callable[[], Script] | None = None,
         restage: Callable[[], None] | None = None,
         timeout: float = 6.0,
+        flash: bool = True,
     ) -> Script:
         """Wait for a staged reading to be applied, answering the app's questions as the table
         would: a doubtful reading is confirmed when right and corrected by touch when wrong.
@@ -214,7 +215,7 @@ class Autoplay:
                 continue
             yield 0.1 * self.pace
             waited += 0.1 * self.pace
-        yield from self.until(what, test)
+        yield from self.until(what, test, flash=flash)
 
     fallbacks = 0
 
@@ -369,6 +370,7 @@ class Autoplay:
                     lambda: self.app.flash.opacity > 0.9 or self.step() is not Step.ORDER,
                     touch_order,
                     lambda: stager.order(order),
+                    flash=False,
                 )
                 if self.app.flash.opacity > 0:
                     self.snapshot(force=True, label="card-read")
