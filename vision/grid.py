@@ -86,6 +86,8 @@ class GridLook:
     #: grey templates of each value's print (half the canonical cell, centre of the card)
     templates: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), np.uint8))
     template_values: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: where the values' prints differ (the card's common paper and border left out)
+    template_masks: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), np.uint8))
 
     @property
     def learnt(self) -> bool:
@@ -98,7 +100,8 @@ class GridLook:
                 "features": base64.b64encode(f16.tobytes()).decode("ascii"),
                 "template_shape": list(self.templates.shape),
                 "template_values": self.template_values.tolist(),
-                "templates": base64.b64encode(self.templates.tobytes()).decode("ascii")}
+                "templates": base64.b64encode(self.templates.tobytes()).decode("ascii"),
+                "template_masks": base64.b64encode(self.template_masks.tobytes()).decode("ascii")}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -106,9 +109,11 @@ class GridLook:
         features = np.frombuffer(raw, np.float16).reshape(data["shape"]).astype(np.float32)
         templates = np.frombuffer(base64.b64decode(data["templates"]), np.uint8).reshape(
             data["template_shape"])
+        masks = np.frombuffer(base64.b64decode(data["template_masks"]), np.uint8).reshape(
+            data["template_shape"])
         return cls((float(data["inset"][0]), float(data["inset"][1])), features,
                    np.array(data["classes"], np.int64), float(data["max_distance"]),
-                   templates.copy(), np.array(data["template_values"], np.int64))
+                   templates.copy(), np.array(data["template_values"], np.int64), masks.copy())
 
 
 def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -230,15 +235,18 @@ def _template(g: np.ndarray, r: int, c: int) -> np.ndarray:
 def match_values(look: GridLook, window: np.ndarray) -> np.ndarray:
     """Best normalised correlation of each value's templates anywhere in the window: (6,)."""
     scores = np.full(6, -1.0)
-    for template, value in zip(look.templates, look.template_values, strict=True):
+    for template, value, mask in zip(look.templates, look.template_values, look.template_masks,
+                                     strict=True):
         if window.shape[0] < template.shape[0] or window.shape[1] < template.shape[1]:
             continue
-        best = float(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED).max())
+        res = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED, mask=mask)
+        best = float(np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0).max())
         scores[value] = max(scores[value], best)
     return scores
 
 
-def learn_templates(greys: list[np.ndarray], grids: list[Grid]) -> tuple[np.ndarray, np.ndarray]:
+def learn_templates(greys: list[np.ndarray], grids: list[Grid]
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per value: every calibration card's centre, aligned on the first one and averaged; also
     turned by 180 degrees when cards may lie turned."""
     cfg = section("grid")
@@ -249,7 +257,7 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]) -> tuple[np.ndar
                 v = grid[r][c]
                 if v is not None:
                     by_value.setdefault(int(v), []).append((g, r, c))
-    templates, values = [], []
+    means: dict[int, np.ndarray] = {}
     for v, cells in sorted(by_value.items()):
         first = _template(*cells[0])
         aligned = [first.astype(np.float32)]
@@ -260,18 +268,25 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]) -> tuple[np.ndar
             crop = window[y:y + first.shape[0], x:x + first.shape[1]]
             if crop.shape == first.shape:
                 aligned.append(crop.astype(np.float32))
-        mean = np.clip(np.mean(aligned, axis=0), 0, 255).astype(np.uint8)
         # the mean only: every template costs a correlation per card at every reading
-        chosen = [mean]
-        for t in chosen:
-            templates.append(t)
+        means[v] = np.clip(np.mean(aligned, axis=0), 0, 255).astype(np.uint8)
+    if not means:
+        return np.zeros((0, 1, 1), np.uint8), np.zeros(0, np.int64), np.zeros((0, 1, 1), np.uint8)
+    # compare where the values differ: the spread across values, its upper part, grown a little
+    stack = np.stack(list(means.values())).astype(np.float32)
+    spread = stack.std(axis=0) if len(stack) > 1 else np.ones(stack.shape[1:], np.float32)
+    cut = np.percentile(spread, float(cfg["template_mask_percentile"]))
+    mask = cv2.dilate((spread >= cut).astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
+    templates, values, masks = [], [], []
+    for v, t in means.items():
+        templates.append(t)
+        values.append(v)
+        masks.append(mask)
+        if cfg["turned"]:
+            templates.append(cv2.rotate(t, cv2.ROTATE_180))
             values.append(v)
-            if cfg["turned"]:
-                templates.append(cv2.rotate(t, cv2.ROTATE_180))
-                values.append(v)
-    if not templates:
-        return np.zeros((0, 1, 1), np.uint8), np.zeros(0, np.int64)
-    return np.stack(templates), np.array(values)
+            masks.append(cv2.rotate(mask, cv2.ROTATE_180))
+    return np.stack(templates), np.array(values), np.stack(masks)
 
 
 def _distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -437,6 +452,6 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
     same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
     spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
     greys = [grey_half(img, corners, (ax, ay)) for img, corners, _, _ in found]
-    templates, values = learn_templates(greys, grids)
+    templates, values, masks = learn_templates(greys, grids)
     return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
-                    templates, values)
+                    templates, values, masks)
