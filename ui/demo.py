@@ -14,6 +14,7 @@ from companion.ports import GridObservation, OrderObservation, RobotReading, Til
 from companion.robots import Palette
 from companion.tables.robo_factory import RoboFactoryTable, Step
 from companion.tables.robot_master import RobotMasterTable
+from ui.i18n import N_
 
 CONFIDENT = 0.97
 
@@ -79,7 +80,7 @@ def simulate_step(
             grid: list[list[int | None]] = [[None] * 5 for _ in range(5)]
             grid[2][2] = rng.randint(0, 5)
             stager.grid(grid)
-            return "start card"
+            return N_("the start card")
         legal = [cell for cell in game.legal_cells() if 0 <= cell.x < 5 and 0 <= cell.y < 5]
         values = [v for v in range(6) if game.cards_left(v) > 0]
         if not legal or not values or table.setup.frame.value != "fixed":
@@ -88,7 +89,7 @@ def simulate_step(
         grid = game.grid()
         grid[4 - cell.y][cell.x] = rng.choice(values)
         stager.grid(grid)
-        return "a card"
+        return N_("a card")
     assert isinstance(table, RoboFactoryTable)
     used = {
         str(r)
@@ -102,7 +103,7 @@ def simulate_step(
         or (table.step is Step.PURCHASES and buyer is not None)
     ):
         stager.order(rng.choice(free))
-        return "a card"
+        return N_("a card")
     if table.step in (Step.PRODUCTION, Step.REVEAL):
         order = table.order_card()
         robots = {}
@@ -112,7 +113,7 @@ def simulate_step(
                 robot = str(order)
             robots[table.game.seat(name)] = robot
         stager.tiles(robots)
-        return "robots"
+        return N_("the robots")
     stager.nothing()
     return ""
 

@@ -160,7 +160,9 @@ def extract_messages() -> list[str]:
     for path in sorted([*root.rglob("*.py"), *root.rglob("*.kv")]):
         for m in pattern.finditer(path.read_text(encoding="utf-8")):
             text = m.group(1) if m.group(1) is not None else m.group(2)
-            found[text.encode().decode("unicode_escape")] = None
+            if "\\" in text:  # only escapes need decoding; other text is already right
+                text = text.encode("latin-1", "backslashreplace").decode("unicode_escape")
+            found[text] = None
     for template in TEMPLATES.values():
         found[template] = None
     return list(found)

@@ -171,7 +171,7 @@ def test_confident_readings_count_and_doubtful_ones_ask(
     assert table(ctl).turn.board == ()  # never applied without a tap
     view = ctl.view()
     assert isinstance(view, vm.FactoryView)
-    assert [a.key for a in view.prompts[0].actions][0] == "accept-reading"
+    assert view.prompts[0].actions[0].key == "accept-reading"
     ctl.handle("accept-reading")
     assert [str(r) for r in table(ctl).turn.board] == ["blue-blue-blue"]
     assert service.session is not None
