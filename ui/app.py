@@ -188,7 +188,7 @@ class CompanionApp(App):
 
     def on_start(self) -> None:
         self.go("home")
-        Clock.schedule_once(self._first_frame, 0)
+        Window.bind(on_flip=self._first_frame)
         try:
             from companion.journal import Journal
 
@@ -239,7 +239,9 @@ class CompanionApp(App):
         self.ready = True
         self.refresh()
 
-    def _first_frame(self, _dt: float) -> None:
+    def _first_frame(self, *_args: Any) -> None:
+        # on_flip: the first frame is on the glass, not merely scheduled
+        Window.unbind(on_flip=self._first_frame)
         if self._on_first_frame is not None:
             self._on_first_frame()
 
