@@ -92,6 +92,7 @@ class Screens(FloatLayout):
 
 
 class CompanionApp(App):
+    demo = BooleanProperty(False)
     lang = StringProperty("en")
     sound_on = BooleanProperty(True)
     volume = NumericProperty(0.8)

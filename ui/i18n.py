@@ -148,21 +148,35 @@ N_("yellow")
 
 def extract_messages() -> list[str]:
     """Every msgid the app uses (code, .kv files and the core's instruction templates)."""
+    import ast
+    import re
+
     from companion.instructions import TEMPLATES
 
     found: dict[str, None] = {}
-    import re
-
-    pattern = re.compile(
-        r"""\b(?:_|N_|tr|app\.tr)\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')"""
-    )
     root = Path(__file__).parent
-    for path in sorted([*root.rglob("*.py"), *root.rglob("*.kv")]):
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            name = (
+                func.id
+                if isinstance(func, ast.Name)
+                else (func.attr if isinstance(func, ast.Attribute) else "")
+            )
+            first = node.args[0]
+            if (
+                name in ("_", "N_", "tr")
+                and isinstance(first, ast.Constant)
+                and isinstance(first.value, str)
+            ):
+                found[first.value] = None
+    # kv rules call app.tr("...", app.lang) with one literal on one line
+    pattern = re.compile(r'\bapp\.tr\(\s*"((?:[^"\\]|\\.)*)"')
+    for path in sorted(root.rglob("*.kv")):
         for m in pattern.finditer(path.read_text(encoding="utf-8")):
-            text = m.group(1) if m.group(1) is not None else m.group(2)
-            if "\\" in text:  # only escapes need decoding; other text is already right
-                text = text.encode("latin-1", "backslashreplace").decode("unicode_escape")
-            found[text] = None
+            found[m.group(1)] = None
     for template in TEMPLATES.values():
         found[template] = None
     return list(found)

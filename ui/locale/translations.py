@@ -27,6 +27,14 @@ T: dict[str, tuple[str, str]] = {
         "Demo: die Kamera sieht jetzt {what}",
     ),
     "the start card": ("de startkaart", "die Startkarte"),
+    "Demo: lay it down": ("Demo: neerleggen", "Demo: hinlegen"),
+    "Demo: keys 1 to 6 press the sirens; 'Demo: lay it down' (or S) puts what a player would "
+    "lay under the camera.": (
+        "Demo: toetsen 1 tot 6 drukken op de sirenes; 'Demo: neerleggen' (of S) legt wat een "
+        "speler zou leggen onder de camera.",
+        "Demo: die Tasten 1 bis 6 drücken die Sirenen; 'Demo: hinlegen' (oder S) legt, was ein "
+        "Spieler hinlegen würde, unter die Kamera.",
+    ),
     "a card": ("een kaart", "eine Karte"),
     "the robots": ("de robots", "die Roboter"),
     "The record could not be written: {problem}": (

@@ -23,6 +23,13 @@ class HomeScreen(BaseScreen):
         problems = list(app.problems)
         if not app.ready and not problems:
             problems.append(_("Getting the table ready: camera and siren board..."))
+        if app.demo:
+            problems.append(
+                _(
+                    "Demo: keys 1 to 6 press the sirens; 'Demo: lay it down' (or S) "
+                    "puts what a player would lay under the camera."
+                )
+            )
         self.problems = "\n".join(problems)
         box = self.ids.languages
         box.clear_widgets()
