@@ -258,6 +258,7 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                 if v is not None:
                     by_value.setdefault(int(v), []).append((g, r, c))
     means: dict[int, np.ndarray] = {}
+    singles: dict[int, list[np.ndarray]] = {}
     for v, cells in sorted(by_value.items()):
         first = _template(*cells[0])
         aligned = [first.astype(np.float32)]
@@ -268,8 +269,9 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
             crop = window[y:y + first.shape[0], x:x + first.shape[1]]
             if crop.shape == first.shape:
                 aligned.append(crop.astype(np.float32))
-        # the mean only: every template costs a correlation per card at every reading
         means[v] = np.clip(np.mean(aligned, axis=0), 0, 255).astype(np.uint8)
+        # a few single cards too (every template costs a correlation per card and reading)
+        singles[v] = [a.astype(np.uint8) for a in aligned[:int(cfg["template_singles"])]]
     if not means:
         return np.zeros((0, 1, 1), np.uint8), np.zeros(0, np.int64), np.zeros((0, 1, 1), np.uint8)
     # compare where the values differ: the spread across values, its upper part, grown a little
@@ -278,14 +280,15 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
     cut = np.percentile(spread, float(cfg["template_mask_percentile"]))
     mask = cv2.dilate((spread >= cut).astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
     templates, values, masks = [], [], []
-    for v, t in means.items():
-        templates.append(t)
-        values.append(v)
-        masks.append(mask)
-        if cfg["turned"]:
-            templates.append(cv2.rotate(t, cv2.ROTATE_180))
+    for v, mean in means.items():
+        for t in [mean, *singles[v]]:
+            templates.append(t)
             values.append(v)
-            masks.append(cv2.rotate(mask, cv2.ROTATE_180))
+            masks.append(mask)
+            if cfg["turned"]:
+                templates.append(cv2.rotate(t, cv2.ROTATE_180))
+                values.append(v)
+                masks.append(cv2.rotate(mask, cv2.ROTATE_180))
     return np.stack(templates), np.array(values), np.stack(masks)
 
 
