@@ -92,3 +92,15 @@ def test_synth_writes_a_dataset_in_the_contract_format(tmp_path: Path, config: C
     assert sorted(e.kind for e in tests) == ["grid", "order", "tiles"]
     assert all(e.image.shape == (540, 960, 3) for e in tests)
     assert len(json.loads((tmp_path / "ds" / "calibration" / "labels.json").read_text())) == 12
+
+
+def test_eval_without_calibration_reads_with_defaults(dataset: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    shutil.copytree(dataset / "test", tmp_path / "test")
+    assert cli.main(["eval", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["by_kind"]["grid"]["wrong"] == 0
+    assert "built-in defaults" in captured.err
