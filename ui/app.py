@@ -306,10 +306,11 @@ class CompanionApp(App):
         self.volume = round(float(value), 2)
 
     def can_resume(self) -> bool:
+        """A game is in progress (resumed after a power cut, or left through the menu)."""
         if self.service is None:
             return False
         session = self.service.session
-        return self._resumable and session is not None and not session.state.finished
+        return session is not None and not session.state.finished
 
     def past_games(self) -> list[Any]:
         if self.service is None:

@@ -21,6 +21,8 @@ from kivy.uix.button import Button
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from ui.i18n import _
+
 #: minimum touch target (px at the Pi display's density)
 TOUCH = dp(52)
 
@@ -140,7 +142,7 @@ class CubesChart(Widget):
         if not self.series:
             return
         left, bottom = self.x + dp(40), self.y + dp(28)
-        width, height = self.width - dp(130), self.height - dp(40)
+        width, height = self.width - dp(130), self.height - dp(56)
         turns = max(len(points) for _n, points, _w in self.series) - 1
         top_value = max(max(points) for _n, points, _w in self.series)
         top_value = max(top_value, 1)
@@ -163,6 +165,9 @@ class CubesChart(Widget):
             )
         for t in range(turns + 1):
             self._label(str(t), left + t * step_x - dp(10), self.y + dp(2), dp(20))
+        # what the axes count, in words: a new user should not have to guess
+        self._label(_("cubes"), left - dp(36), bottom + height + dp(2), dp(60), halign="left")
+        self._label(_("turn"), left + width + dp(6), self.y + dp(2), dp(60), halign="left")
         for i, (name, points, winner) in enumerate(self.series):
             rgba = self.palette[i % len(self.palette)] if self.palette else (1, 1, 1, 1)
             coords: list[float] = []

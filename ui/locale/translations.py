@@ -28,6 +28,8 @@ T: dict[str, tuple[str, str]] = {
     ),
     "the start card": ("de startkaart", "die Startkarte"),
     "Demo: lay it down": ("Demo: neerleggen", "Demo: hinlegen"),
+    "cubes": ("blokjes", "Energiewürfel"),
+    "turn": ("beurt", "Zug"),
     "Demo: keys 1 to 6 press the sirens; 'Demo: lay it down' (or S) puts what a player would "
     "lay under the camera.": (
         "Demo: toetsen 1 tot 6 drukken op de sirenes; 'Demo: neerleggen' (of S) legt wat een "
