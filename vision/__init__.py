@@ -27,7 +27,13 @@ these is called.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
+
+# The readers multiply small matrices; BLAS threads cost far more than they save there (16 ms
+# instead of 0.7 ms per Robot Master card on a busy 2-core machine) and take cores from the UI.
+# This only takes effect when numpy is first imported after this package, as in the CLI and app.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 if TYPE_CHECKING:
     from companion.config import Config

@@ -16,6 +16,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from companion.ports import GridObservation
 from vision import markers
@@ -61,8 +62,9 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
             + np.bincount((cell + (lo + 1) % 9).ravel(), (mag * frac).ravel(), n))
     cells = counts.astype(np.float32).reshape(5 * hc, 5 * wc, 9)
     hist = cells.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
-    blocks = np.concatenate([hist[:, :, i:i + 2, j:j + 2].reshape(5, 5, -1)[..., None, :]
-                             for i in range(hc - 1) for j in range(wc - 1)], axis=2)
+    # 2x2-cell blocks: the four neighbours side by side, in (row, column, orientation) order
+    blocks = np.concatenate([hist[:, :, :-1, :-1], hist[:, :, :-1, 1:], hist[:, :, 1:, :-1],
+                             hist[:, :, 1:, 1:]], axis=-1).reshape(5, 5, -1, 36)
     blocks /= np.linalg.norm(blocks, axis=-1, keepdims=True) + 1e-3
     shape = blocks.reshape(25, -1)
     shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
@@ -232,16 +234,46 @@ def _template(g: np.ndarray, r: int, c: int) -> np.ndarray:
     return g[y:y + h - 2 * oy, x:x + w - 2 * ox]
 
 
-def match_values(look: GridLook, window: np.ndarray) -> np.ndarray:
-    """Best normalised correlation of each value's templates anywhere in the window: (6,)."""
-    scores = np.full(6, -1.0)
-    for template, value, mask in zip(look.templates, look.template_values, look.template_masks,
-                                     strict=True):
-        if window.shape[0] < template.shape[0] or window.shape[1] < template.shape[1]:
+def _template_groups(look: GridLook) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Templates grouped by mask: (mask pixels, normalised masked templates, their values)."""
+    cached = look.__dict__.get("_groups")
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    groups = []
+    flat_masks = look.template_masks.reshape(len(look.templates), -1) > 0
+    done = np.zeros(len(look.templates), bool)
+    for i in range(len(look.templates)):
+        if done[i]:
             continue
-        res = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED, mask=mask)
-        best = float(np.nan_to_num(res, nan=-1.0, posinf=-1.0, neginf=-1.0).max())
-        scores[value] = max(scores[value], best)
+        same = (flat_masks == flat_masks[i]).all(axis=1)
+        done |= same
+        on = flat_masks[i]
+        t = look.templates[same].reshape(int(same.sum()), -1)[:, on].astype(np.float32)
+        t -= t.mean(axis=1, keepdims=True)
+        t /= np.linalg.norm(t, axis=1, keepdims=True) + 1e-6
+        groups.append((on, t, look.template_values[same]))
+    look.__dict__["_groups"] = groups
+    return groups
+
+
+def match_values(look: GridLook, window: np.ndarray) -> np.ndarray:
+    """Best normalised correlation of each value's templates anywhere in the window, counted
+    only where the values' prints differ (the template's mask): (6,), -1 when unseen."""
+    scores = np.full(6, -1.0)
+    if not len(look.templates):
+        return scores
+    th, tw = look.templates.shape[1:]
+    if window.shape[0] < th or window.shape[1] < tw:
+        return scores
+    # every placement of the template in the window at once (what matchTemplate does, batched)
+    patches = sliding_window_view(window.astype(np.float32), (th, tw)).reshape(-1, th * tw)
+    for on, templates, values in _template_groups(look):
+        p = patches[:, on]
+        p = p - p.mean(axis=1, keepdims=True)
+        p /= np.linalg.norm(p, axis=1, keepdims=True) + 1e-6
+        best = (templates @ p.T).max(axis=1)
+        for value, score in zip(values, best, strict=True):
+            scores[value] = max(scores[value], float(score))
     return scores
 
 
