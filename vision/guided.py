@@ -1,4 +1,4 @@
-"""Guided calibration for the UI: twelve prompts, one picture each, then learn and store.
+"""Guided calibration for the UI: eleven prompts, one picture each, then learn and store.
 
 The UI drives it::
 
