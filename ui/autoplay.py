@@ -421,7 +421,7 @@ class Autoplay:
                 stager.order(card)
             yield from self.read(
                 "the handed card",
-                lambda: app.sm.current == "secret" and "tile" in app.sm.current_screen.hint,
+                lambda: self.showing_tile(),
                 partial(self.touch_buy, card),
                 partial(stager.order, card),
             )
@@ -483,6 +483,12 @@ class Autoplay:
         yield from self.until("the ledger", lambda: self.step() is Step.LEDGER)
         yield 0.3 * self.pace
         yield from self.tap("next-turn")
+
+    def showing_tile(self) -> bool:
+        """A hold-to-reveal screen with a data tile (not a reading to check) is open."""
+        screen = self.app.sm.current_screen
+        secret = getattr(screen, "secret", None)
+        return self.app.sm.current == "secret" and secret is not None and secret.tile is not None
 
     def started(self) -> bool:
         if self.app.wired is None and self.app.problems:

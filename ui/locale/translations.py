@@ -81,7 +81,7 @@ T: dict[str, tuple[str, str]] = {
     "yellow": ("geel", "gelb"),
     "Export the record": ("Verslag exporteren", "Protokoll exportieren"),
     "Back to the start": ("Terug naar het begin", "Zurück zum Anfang"),
-    "Undo": ("Ongedaan", "Zurück"),
+    "Undo": ("Ongedaan", "Rückgängig"),
     "Menu": ("Menu", "Menü"),
     "tile {n}": ("tegel {n}", "Plättchen {n}"),
     "EUREKA": ("EUREKA", "HEUREKA"),
