@@ -134,7 +134,8 @@ else
     pip_cert=/etc/ssl/certs/ca-certificates.crt
 fi
 
-in_root() { chroot "$root_dir" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin \
+in_root() { chroot "$root_dir" /usr/bin/env -i HOME=/root \
+    PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     LANG=C.UTF-8 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_DEFAULT_TIMEOUT=180 PIP_CERT="$pip_cert" "$@"; }
 
 arch=$(in_root uname -m)

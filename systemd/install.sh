@@ -18,6 +18,8 @@
 set -euo pipefail
 # Whatever root's umask, the service account must be able to read what is installed.
 umask 022
+# `su` without `-` and some sudo setups leave the sbin folders (useradd, groupadd) off PATH.
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
 
 readonly APP=robo-companion
 readonly SERVICE_USER=robo-companion
