@@ -426,16 +426,23 @@ class SimulatedBoard:
             os.write(self._wake_w, b"x")
 
     def _run(self) -> None:
+        # The firmware's loop steps every 2 ms while anything happens (a press, a frame from the
+        # host); after a quiet spell it steps every 20 ms, so an idle demo costs little CPU. A
+        # press or a frame wakes the loop at once either way, so delivery is not delayed.
+        busy_until = 0.0
         while not self._stop.is_set():
             with self._lock:
                 board = self.board
                 board.step()
                 serial = self._serial
             fds = [self._wake_r] + ([serial.master] if serial is not None else [])
+            now = time.monotonic()
             try:
-                ready, _, _ = select.select(fds, [], [], 0.002)
+                ready, _, _ = select.select(fds, [], [], 0.002 if now < busy_until else 0.02)
             except (OSError, ValueError):
                 continue  # the pty closed under us (unplugged): loop round
+            if ready:
+                busy_until = time.monotonic() + 0.25
             if self._wake_r in ready:
                 with contextlib.suppress(BlockingIOError, OSError):
                     os.read(self._wake_r, 4096)
