@@ -358,10 +358,8 @@ do_install() {
 # --- uninstall --------------------------------------------------------------------------------
 do_uninstall() {
     step "stop and disable the service"
-    if [[ -z $root ]]; then
-        if systemctl is-active --quiet "$APP.service" 2>/dev/null; then
-            run systemctl stop "$APP.service"
-        fi
+    if [[ -z $root ]] && systemctl is-active --quiet "$APP.service" 2>/dev/null; then
+        run systemctl stop "$APP.service" || warn "the app did not stop; it stops at shutdown"
     fi
     if "${systemctl_root[@]}" is-enabled --quiet "$APP.service" 2>/dev/null; then
         run "${systemctl_root[@]}" disable "$APP.service"
@@ -369,11 +367,15 @@ do_uninstall() {
     step "remove the unit and the udev rule"
     if [[ -e $(r "$UNIT") ]]; then
         run rm -f "$(r "$UNIT")"
-        if [[ -z $root ]]; then run systemctl daemon-reload; fi
+        if [[ -z $root ]]; then
+            run systemctl daemon-reload || warn "systemd did not reload; it forgets the unit at reboot"
+        fi
     fi
     if [[ -e $(r "$UDEV_RULE") ]]; then
         run rm -f "$(r "$UDEV_RULE")"
-        if [[ -z $root ]]; then run udevadm control --reload-rules; fi
+        if [[ -z $root ]]; then
+            run udevadm control --reload-rules || warn "udev did not reload; the rule goes at reboot"
+        fi
     fi
     step "configuration"
     local config installed
