@@ -323,8 +323,9 @@ def check_camera(ctx: Context) -> Check:
     if ok:
         return Check("camera", "ok", message, details=details)
     if source == "auto":
-        return Check("camera", "warning", f"{_sentence(message)} The game goes on without it: "
-                     "readings are entered by touch.",
+        goes_on = "" if "touch" in message else (" The game goes on without it: readings are "
+                                                 "entered by touch.")
+        return Check("camera", "warning", f"{_sentence(message)}{goes_on}",
                      "Connect a Pi camera (ribbon) or a USB camera, or set camera.source = "
                      '"none" to silence this.', details)
     return Check("camera", "problem", _sentence(message),
