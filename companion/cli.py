@@ -86,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if args_list and args_list[0] in DELEGATED:
+    if args_list and (args_list[0] in DELEGATED or args_list[0] == "doctor"):
         # argparse's REMAINDER drops leading options ("demo --autoplay"): hand them over whole.
         args = parser.parse_args(args_list[:1])
         args.args = args_list[1:]

@@ -45,3 +45,13 @@ def test_a_command_needing_a_missing_extra_says_how_to_install_it() -> None:
     assert done.returncode == 3
     assert "pip install 'robo-companion[vision]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_options_reach_delegated_commands_whole() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "doctor", "--json", "--timeout", "0.2"],
+        capture_output=True,
+        text=True,
+    )
+    assert "unrecognized arguments" not in done.stderr
+    assert done.stdout.lstrip().startswith("{")
