@@ -168,6 +168,14 @@ def table_features(image: np.ndarray, corners: np.ndarray, inset: tuple[float, f
                    white: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Features of table patches just outside the play area, cell-sized: what an empty cell
     looks like in this very picture (the table changes from picture to picture; cards do not)."""
+    feats, foreign, _ = table_patches(image, corners, inset, white)
+    return feats, foreign
+
+
+def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
+                  white: np.ndarray | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    """:func:`table_features`, and the usual patches' pixels (white-balanced)."""
     w, h = _cell_size()
     gap = float(section("grid")["table_gap"])
     m = round((1 + gap) * max(w, h)) + 4
@@ -185,20 +193,81 @@ def table_features(image: np.ndarray, corners: np.ndarray, inset: tuple[float, f
                 continue  # off the picture
             crops.append(big[y:y + h, x:x + w])
     if not crops:
-        return np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32)
+        return np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32), []
     mosaic = np.zeros((5 * h + 8, 5 * w + 8, 3), np.uint8)
     for i, crop in enumerate(crops[:25]):
         r, c = divmod(i, 5)
         mosaic[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w] = crop
     feats = area_features(mosaic)[:min(len(crops), 25)]
+    crops = crops[:25]
     if len(feats) < 4:
-        return feats, np.zeros((0, feats.shape[1]), np.float32)
+        return feats, np.zeros((0, feats.shape[1]), np.float32), crops
     # an arm reaching over the table is not the table: keep the patches that look like most;
     # the others are "something foreign", and a cell that looks like them is declined
     d = _distances(feats, feats)
     typical = np.median(d, axis=1)
     usual = typical <= np.median(typical) * float(section("grid")["table_outlier"])
-    return feats[usual], feats[~usual]
+    return feats[usual], feats[~usual], [c for c, u in zip(crops, usual, strict=True) if u]
+
+
+def _inner(cell: np.ndarray) -> np.ndarray:
+    """The middle of a cell: mat lines and a neighbour's card edge stay out."""
+    h, w = cell.shape[:2]
+    y, x = int(0.18 * h), int(0.18 * w)
+    return cell[y:h - y, x:w - x]
+
+
+def _texture(cell: np.ndarray) -> float:
+    g = cv2.cvtColor(cell, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return float(np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)).mean()
+                 + np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)).mean())
+
+
+def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.ndarray],
+                 bare: np.ndarray) -> set[int]:
+    """Of the cells read as empty (``candidates``), those that truly look like the bare surface.
+
+    The bare surface is this picture's table just outside the area (``table``: its usual
+    patches) or the colour the calibration's empty cells had (``bare``, BGR, a mat inside the
+    area). A cell is surely empty only when nearly all its middle shows one of those colours and
+    it has no more texture than the table shows here; otherwise it is declined: a hand over a
+    card read as an empty cell would move the game on. The cells read as empty themselves are not
+    the reference: an arm may cover most of them.
+    """
+    cfg = section("grid")
+    references = [np.median(np.array([np.median(_inner(t).reshape(-1, 3), axis=0)
+                                      for t in table]), axis=0)] if table else []
+    references += [np.asarray(c, np.float32) for c in bare]
+    if not references:
+        return set()
+    pool = table if table else [cells[i] for i in candidates]
+    texture_ref = float(np.median([_texture(_inner(p)) for p in pool]))
+    limit = texture_ref * float(cfg["empty_texture_factor"]) + float(cfg["empty_texture_floor"])
+    tol = float(cfg["empty_colour_tolerance"])
+    share = float(cfg["empty_colour_share"])
+    hue_tol = float(cfg["empty_hue_tolerance"])
+    ok = set()
+    for i in candidates:
+        px = _inner(cells[i]).reshape(-1, 3).astype(np.float32)
+        # colour shares as well as levels: a hand in shade is as dark as a green mat, not as green
+        hue = px / (px.sum(axis=1, keepdims=True) + 1.0)
+        like = max(float(((np.abs(px - ref).max(axis=1) <= tol)
+                          & (np.abs(hue - ref / (ref.sum() + 1.0)).max(axis=1) <= hue_tol)).mean())
+                   for ref in references)
+        if like >= share and _texture(_inner(cells[i])) <= limit:
+            ok.add(i)
+    return ok
+
+
+def bare_colours(look: GridLook) -> np.ndarray:
+    """The colour (BGR, white-balanced) of the calibration's empty cells as a (1, 3) array, or
+    (0, 3) without any: their median (each cell's features end with its mean BGR and a spread,
+    so the calibration format stays as it was)."""
+    empty = look.features[look.classes == EMPTY]
+    if not len(empty):
+        return np.zeros((0, 3), np.float32)
+    scale = 230.0 * 4 / float(section("grid")["colour_weight"])
+    return np.asarray(np.median(empty[:, -4:-1], axis=0, keepdims=True) * scale, np.float32)
 
 
 def table_spread(table: np.ndarray) -> float:
@@ -296,10 +365,17 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
         aligned = [first.astype(np.float32)]
         for g, r, c in cells[1:]:
             window = _window(g, r, c)
-            res = cv2.matchTemplate(window, first, cv2.TM_CCOEFF_NORMED)
-            _, _, _, (x, y) = cv2.minMaxLoc(res)
-            crop = window[y:y + first.shape[0], x:x + first.shape[1]]
-            if crop.shape == first.shape:
+            # a card lying turned is turned back first: averaged as it lies, it would blur
+            # the value's print with its own upside-down copy (a 3 then looks like a 5)
+            best_score, crop = -2.0, None
+            for candidate in ([window, cv2.rotate(window, cv2.ROTATE_180)] if cfg["turned"]
+                              else [window]):
+                res = cv2.matchTemplate(candidate, first, cv2.TM_CCOEFF_NORMED)
+                _, score, _, (x, y) = cv2.minMaxLoc(res)
+                if score > best_score:
+                    best_score = score
+                    crop = candidate[y:y + first.shape[0], x:x + first.shape[1]]
+            if crop is not None and crop.shape == first.shape:
                 aligned.append(crop.astype(np.float32))
         means[v] = np.clip(np.mean(aligned, axis=0), 0, 255).astype(np.uint8)
         # a few single cards too (every template costs a correlation per card and reading)
@@ -387,7 +463,9 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         best, gap = int(order[0]), float(scores[order[0]] - scores[order[1]])
         # a small gap is enough only when the nearest calibration card agrees
         agreed = best == knn_value and gap >= cfg["min_gap_agreed"]
-        if scores[best] < cfg["min_correlation"] or not (gap >= cfg["min_gap"] or agreed):
+        # alone, the templates must be sure: a 3's pips lie inside a 5's, so the two correlate
+        alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
+        if scores[best] < cfg["min_correlation"] or not (alone or agreed):
             values.append(None)
             confidences.append(0.0)
             continue
@@ -410,8 +488,17 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         feats = area_features(area)
         g = grey_half(image, corners, look.inset)
         windows = [_window(g, r, c) for r in range(5) for c in range(5)]
-        table, foreign = table_features(image, corners, look.inset, white)
+        table, foreign, patches = table_patches(image, corners, look.inset, white)
         values, confs = classify(look, feats, table, windows, foreign)
+        w, h = _cell_size()
+        cells = [area[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w]
+                 for r in range(5) for c in range(5)]
+        empties = [i for i, (v, cf) in enumerate(zip(values, confs, strict=True))
+                   if v is None and cf > 0]
+        sure = surely_empty(cells, empties, patches, bare_colours(look))
+        for i in empties:
+            if i not in sure:
+                confs[i] = 0.0
         values_t = tuple(tuple(values[r * 5:(r + 1) * 5]) for r in range(5))
         conf_t = tuple(tuple(confs[r * 5:(r + 1) * 5]) for r in range(5))
     x0, y0 = np.maximum(corners.min(axis=0), 0)

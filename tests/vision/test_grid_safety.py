@@ -1,0 +1,51 @@
+"""Robot Master grid: a hand over cards is declined, never read as an empty cell, and a card
+lying turned in calibration does not blur its value's template."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.config import Config
+from vision import grid
+from vision.calibration import Calibration
+from vision.synth import random_grid
+from vision.synth.scenes import Style, render_grid
+
+
+def test_a_hand_over_cards_is_never_read_as_an_empty_cell(style: Style, config: Config,
+                                                         calibration: Calibration) -> None:
+    rng = np.random.default_rng(41)
+    for _ in range(4):
+        cells = random_grid(rng)
+        image = render_grid(style, cells, rng, hand=True)
+        obs = grid.read_grid(image, calibration.grid)
+        for r in range(5):
+            for c in range(5):
+                if obs.confidence[r][c] > 0:  # read, not declined: must be right
+                    assert obs.cells[r][c] == cells[r][c], (r, c)
+
+
+def test_a_cell_unlike_the_bare_surface_is_not_surely_empty() -> None:
+    table = [np.full((64, 48, 3), (60, 110, 70), np.uint8) for _ in range(6)]
+    bare = np.zeros((0, 3), np.float32)
+    plain = np.full((64, 48, 3), (62, 108, 72), np.uint8)
+    skin = np.full((64, 48, 3), (120, 150, 210), np.uint8)
+    assert grid.surely_empty([plain, skin], [0, 1], table, bare) == {0}
+
+
+def test_turned_calibration_cards_are_turned_back_before_averaging(config: Config) -> None:
+    # one value, two cards: the second lies turned; its template must match the first's
+    g = np.full((200, 200), 200, np.uint8)
+    w, h = (v // 2 for v in grid._cell_size())
+    card = np.full((h, w), 200, np.uint8)
+    card[3:10, 4:12] = 30  # a mark near the top: turned, it is near the bottom
+    for c, piece in ((0, card), (1, np.rot90(card, 2))):
+        y, x = grid.HALF_MARGIN, grid.HALF_MARGIN + c * w
+        g[y:y + h, x:x + w] = piece
+    cells: grid.Grid = [[None] * 5 for _ in range(5)]
+    cells[0][0] = cells[0][1] = 2
+    templates, values, _ = grid.learn_templates([g], [cells])
+    mean = templates[0].astype(np.float32)
+    first = grid._template(g, 0, 0).astype(np.float32)
+    assert values[0] == 2
+    assert np.abs(mean - first).max() < 2.0
