@@ -157,11 +157,7 @@ def rectify(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
     H = _area_homography(corners, inset, margin)
     area = cv2.warpPerspective(image, H, (5 * w + 2 * margin, 5 * h + 2 * margin),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    if white is None:
-        return area
-    # white-balanced on the markers' paper: colours compare across pictures and lamps
-    gain = (230.0 / np.maximum(white, 8.0)).astype(np.float32)
-    return np.asarray(np.clip(area.astype(np.float32) * gain, 0, 255).astype(np.uint8))
+    return area if white is None else balance(area, white)
 
 
 def table_features(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
@@ -172,14 +168,28 @@ def table_features(image: np.ndarray, corners: np.ndarray, inset: tuple[float, f
     return feats, foreign
 
 
+def table_margin() -> int:
+    """How far around the area :func:`table_patches` looks (canonical pixels)."""
+    w, h = _cell_size()
+    return round((1 + float(section("grid")["table_gap"])) * max(w, h)) + 4
+
+
+def balance(area: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """White-balanced on the markers' paper: colours compare across pictures and lamps."""
+    gain = (230.0 / np.maximum(white, 8.0)).astype(np.float32)
+    return np.asarray(np.clip(area.astype(np.float32) * gain, 0, 255).astype(np.uint8))
+
+
 def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-                  white: np.ndarray | None = None
+                  white: np.ndarray | None = None, big: np.ndarray | None = None
                   ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
-    """:func:`table_features`, and the usual patches' pixels (white-balanced)."""
+    """:func:`table_features`, and the usual patches' pixels (white-balanced). ``big``: the
+    area already rectified with :func:`table_margin` around (and balanced)."""
     w, h = _cell_size()
     gap = float(section("grid")["table_gap"])
-    m = round((1 + gap) * max(w, h)) + 4
-    big = rectify(image, corners, inset, margin=m, white=white)
+    m = table_margin()
+    if big is None:
+        big = rectify(image, corners, inset, margin=m, white=white)
     ih, iw = image.shape[:2]
     H_inv = np.linalg.inv(_area_homography(corners, inset, m))
     crops = []
@@ -484,13 +494,22 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         zero = tuple(tuple(0.0 for _ in range(5)) for _ in range(5))
         values_t, conf_t = empty, zero
     else:
-        area = rectify(image, corners, look.inset, white=white)
-        feats = area_features(area)
-        g = grey_half(image, corners, look.inset)
-        windows = [_window(g, r, c) for r in range(5) for c in range(5)]
-        table, foreign, patches = table_patches(image, corners, look.inset, white)
-        values, confs = classify(look, feats, table, windows, foreign)
+        # one warp serves the cells, the value templates and the table around: the others are
+        # crops of it (the same homography, shifted)
         w, h = _cell_size()
+        m = table_margin()
+        raw = rectify(image, corners, look.inset, margin=m)
+        big = balance(raw, white)
+        area = big[m - 4:m + 5 * h + 4, m - 4:m + 5 * w + 4]
+        feats = area_features(area)
+        grey = cv2.cvtColor(raw[m - 2 * HALF_MARGIN:m + 5 * h + 2 * HALF_MARGIN,
+                                m - 2 * HALF_MARGIN:m + 5 * w + 2 * HALF_MARGIN],
+                            cv2.COLOR_BGR2GRAY)
+        g = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2),
+                       interpolation=cv2.INTER_AREA)
+        windows = [_window(g, r, c) for r in range(5) for c in range(5)]
+        table, foreign, patches = table_patches(image, corners, look.inset, white, big)
+        values, confs = classify(look, feats, table, windows, foreign)
         cells = [area[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w]
                  for r in range(5) for c in range(5)]
         empties = [i for i, (v, cf) in enumerate(zip(values, confs, strict=True))
