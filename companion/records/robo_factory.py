@@ -216,11 +216,11 @@ def _apply_attempt(game: RoboFactoryGame, palette: Palette, value: Any, where: s
 
 
 def _in_seat_order(game: RoboFactoryGame, obj: Mapping[str, Any]) -> list[tuple[str, Any]]:
-    # Names the game does not know sort last so the engine reports them by name.
-    def key(item: tuple[str, Any]) -> int:
-        return game.players.index(item[0]) if item[0] in game.players else len(game.players)
-
-    return sorted(obj.items(), key=key)
+    """The items of ``obj`` by seat; names the game does not know come last (and are refused)."""
+    items = [(p, obj[p]) for p in game.players if p in obj]
+    if len(items) != len(obj):
+        items.extend((k, v) for k, v in obj.items() if k not in game.players)
+    return items
 
 
 def _nothing_after(
