@@ -14,6 +14,7 @@ from typing import Any
 
 from companion import config as config_module
 from companion.errors import CompanionError, RecordError
+from companion.records.json_object import pairs as _pairs
 from companion.robots import Palette
 
 
@@ -47,20 +48,6 @@ def read_record(source: str) -> Any:
         raise RecordError(
             "", "", f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
-
-
-class JsonObject(dict[str, Any]):
-    """A JSON object that remembers keys given twice (a second purchase by one player, say)."""
-
-    duplicates: tuple[str, ...] = ()
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> JsonObject:
-    obj = JsonObject(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        obj.duplicates = tuple(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-    return obj
 
 
 def cli(source: str) -> int:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import RecordError, RuleError
+from companion.records.json_object import JsonObject
 from companion.robots import Palette, Robot
 from companion.rules.robo_factory import Options, Penalty, RoboFactoryGame, Tie
 
@@ -23,7 +24,8 @@ ATTEMPT_KEYS = {"robots", "eureka"}
 def _object(value: Any, where: str, field: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise RecordError(where, field, f"expected an object, got {_show(value)}")
-    duplicates = getattr(value, "duplicates", ())
+    # A plain dict (a record built in Python) has no duplicates; only JsonObject can.
+    duplicates = value.duplicates if isinstance(value, JsonObject) else ()
     if duplicates:  # JSON allows a key twice; a record must not (e.g. two purchases by one player)
         name = (
             f"{field}.{duplicates[0]}"
