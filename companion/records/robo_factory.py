@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.errors import RecordError, RuleError
-from companion.records.json_object import JsonObject
+from companion.records.shape import duplicates, json_list, json_object, no_unknown, show
 from companion.robots import Palette, Robot
 from companion.rules.robo_factory import Options, Penalty, RoboFactoryGame, Tie
 
@@ -22,43 +22,14 @@ ATTEMPT_KEYS = {"robots", "eureka"}
 
 
 def _object(value: Any, where: str, field: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise RecordError(where, field, f"expected an object, got {_show(value)}")
-    # A plain dict (a record built in Python) has no duplicates; only JsonObject can.
-    duplicates = value.duplicates if isinstance(value, JsonObject) else ()
-    if duplicates:  # JSON allows a key twice; a record must not (e.g. two purchases by one player)
-        name = (
-            f"{field}.{duplicates[0]}"
-            if field not in ("record", "turn", "attempt")
-            else duplicates[0]
+    # Whole objects (record, turn, attempt) name a repeated key by itself, inner ones by path.
+    whole = field in ("record", "turn", "attempt")
+    if isinstance(value, dict) and field == "purchases" and duplicates(value):
+        buyer = duplicates(value)[0]
+        raise RecordError(
+            where, f"purchases.{buyer}", f"{buyer} buys twice; one data tile per Customer turn"
         )
-        if field == "purchases":
-            raise RecordError(
-                where, name, f"{duplicates[0]} buys twice; one data tile per Customer turn"
-            )
-        raise RecordError(where, name, "given twice")
-    return value
-
-
-def _list(value: Any, where: str, field: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise RecordError(where, field, f"expected a list, got {_show(value)}")
-    return value
-
-
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _unknown(obj: Mapping[str, Any], known: set[str], where: str, prefix: str = "") -> None:
-    for key in obj:
-        if key not in known:
-            raise RecordError(
-                where,
-                f"{prefix}{key}",
-                f"unknown field (expected one of {', '.join(sorted(known))})",
-            )
+    return json_object(value, where, "" if whole else field)
 
 
 def _robot(palette: Palette, value: Any, where: str, field: str) -> Robot:
@@ -72,18 +43,18 @@ def parse_options(value: Any) -> Options:
     if value is None:
         return Options()
     obj = _object(value, "", "options")
-    _unknown(obj, {"tie", "penalty"}, "", "options.")
+    no_unknown(obj, {"tie", "penalty"}, "", "options.")
     try:
         tie = Tie(obj.get("tie", Tie.SHARE.value))
     except ValueError:
         raise RecordError(
-            "", "options.tie", f"expected 'share' or 'extra-round', got {_show(obj['tie'])}"
+            "", "options.tie", f"expected 'share' or 'extra-round', got {show(obj['tie'])}"
         ) from None
     try:
         penalty = Penalty(obj.get("penalty", Penalty.RULEBOOK.value))
     except ValueError:
         raise RecordError(
-            "", "options.penalty", f"expected 'rulebook' or 'faq', got {_show(obj['penalty'])}"
+            "", "options.penalty", f"expected 'rulebook' or 'faq', got {show(obj['penalty'])}"
         ) from None
     return Options(tie=tie, penalty=penalty)
 
@@ -91,18 +62,18 @@ def parse_options(value: Any) -> Options:
 def new_game(record: Mapping[str, Any]) -> RoboFactoryGame:
     """The game a record sets up, before any turn."""
     obj = _object(record, "", "record")
-    _unknown(obj, TOP_KEYS, "")
+    no_unknown(obj, TOP_KEYS, "")
     if obj.get("game") != GAME:
-        raise RecordError("", "game", f"expected {GAME!r}, got {_show(obj.get('game'))}")
+        raise RecordError("", "game", f"expected {GAME!r}, got {show(obj.get('game'))}")
     if "players" not in obj:
         raise RecordError("", "players", "missing")
-    players = _list(obj["players"], "", "players")
+    players = json_list(obj["players"], "", "players")
     for i, name in enumerate(players):
         if not isinstance(name, str) or not name.strip():
-            raise RecordError("", f"players[{i}]", f"expected a name, got {_show(name)}")
+            raise RecordError("", f"players[{i}]", f"expected a name, got {show(name)}")
     first = obj.get("first_customer")
     if first is not None and not isinstance(first, str):
-        raise RecordError("", "first_customer", f"expected a player's name, got {_show(first)}")
+        raise RecordError("", "first_customer", f"expected a player's name, got {show(first)}")
     options = parse_options(obj.get("options"))
     try:
         return RoboFactoryGame(players, first_customer=first, options=options)
@@ -114,7 +85,7 @@ def new_game(record: Mapping[str, Any]) -> RoboFactoryGame:
 def load(record: Mapping[str, Any], palette: Palette) -> RoboFactoryGame:
     """Validate a whole record and return the game it reaches."""
     game = new_game(record)
-    turns = _list(record.get("turns", None), "", "turns") if "turns" in record else None
+    turns = json_list(record.get("turns", None), "", "turns") if "turns" in record else None
     if turns is None:
         raise RecordError("", "turns", "missing (use [] for a game that has not started)")
     for index, turn in enumerate(turns, start=1):
@@ -125,10 +96,10 @@ def load(record: Mapping[str, Any], palette: Palette) -> RoboFactoryGame:
 def _apply_turn(game: RoboFactoryGame, palette: Palette, value: Any, number: int) -> None:
     where = f"turn {number}"
     turn = _object(value, where, "turn")
-    _unknown(turn, TURN_KEYS, where)
+    no_unknown(turn, TURN_KEYS, where)
     customer = turn.get("customer")
     if not isinstance(customer, str):
-        raise RecordError(where, "customer", f"expected a player's name, got {_show(customer)}")
+        raise RecordError(where, "customer", f"expected a player's name, got {show(customer)}")
     if game.finished:
         raise RecordError(where, "customer", f"the game has already ended after turn {number - 1}")
     try:
@@ -145,7 +116,7 @@ def _apply_turn(game: RoboFactoryGame, palette: Palette, value: Any, number: int
     if "board" not in turn:
         _nothing_after(turn, where, "board", ("purchases", "attempts"))
         return
-    board = _list(turn["board"], where, "board")
+    board = json_list(turn["board"], where, "board")
     # A record may stop while the board cards are being laid, but nothing follows a short board.
     later = bool(turn.get("purchases")) or bool(turn.get("attempts"))
     if len(board) > 3 or (later and len(board) != 3):
@@ -175,14 +146,14 @@ def _apply_turn(game: RoboFactoryGame, palette: Palette, value: Any, number: int
         except RuleError as exc:
             raise RecordError(where, field, str(exc)) from None
 
-    attempts = _list(turn.get("attempts", []), where, "attempts")
+    attempts = json_list(turn.get("attempts", []), where, "attempts")
     for a, attempt_value in enumerate(attempts, start=1):
         _apply_attempt(game, palette, attempt_value, f"{where}, attempt {a}")
 
 
 def _apply_attempt(game: RoboFactoryGame, palette: Palette, value: Any, where: str) -> None:
     attempt = _object(value, where, "attempt")
-    _unknown(attempt, ATTEMPT_KEYS, where)
+    no_unknown(attempt, ATTEMPT_KEYS, where)
     if game.current.next_attempt == 0:
         try:
             game.check_attempt({}, {})
@@ -208,7 +179,7 @@ def _apply_attempt(game: RoboFactoryGame, palette: Palette, value: Any, where: s
             raise RecordError(where, f"eureka.{name}", str(exc)) from None
         if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 6:
             raise RecordError(
-                where, f"eureka.{name}", f"a d6 roll must be 1 to 6, got {_show(roll)}"
+                where, f"eureka.{name}", f"a d6 roll must be 1 to 6, got {show(roll)}"
             )
         eureka[name] = roll
     try:

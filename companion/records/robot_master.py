@@ -28,6 +28,7 @@ from companion.errors import (
     RecordError,
     RuleError,
 )
+from companion.records.shape import json_list, json_object, no_unknown, show
 from companion.rules.robot_master import (
     CENTRE,
     COPIES,
@@ -56,39 +57,12 @@ _FIELD_OF: tuple[tuple[type[RuleError], str], ...] = (
 )
 
 
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _object(value: Any, where: str, field: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise RecordError(where, field, f"expected an object, got {_show(value)}")
-    return value
-
-
-def _list(value: Any, where: str, field: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise RecordError(where, field, f"expected a list, got {_show(value)}")
-    return value
-
-
-def _unknown(obj: Mapping[str, Any], known: set[str], where: str, prefix: str = "") -> None:
-    for key in obj:
-        if key not in known:
-            raise RecordError(
-                where,
-                f"{prefix}{key}",
-                f"unknown field (expected one of {', '.join(sorted(known))})",
-            )
-
-
 def _name(obj: Mapping[str, Any], key: str) -> str:
     if key not in obj:
         raise RecordError("", key, "missing")
     value = obj[key]
     if not isinstance(value, str) or not value.strip():
-        raise RecordError("", key, f"expected a player's name, got {_show(value)}")
+        raise RecordError("", key, f"expected a player's name, got {show(value)}")
     return value
 
 
@@ -97,7 +71,7 @@ def _value(obj: Mapping[str, Any], where: str) -> int:
         raise RecordError(where, "value", "missing")
     value = obj["value"]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(where, "value", f"expected a card value 0 to 5, got {_show(value)}")
+        raise RecordError(where, "value", f"expected a card value 0 to 5, got {show(value)}")
     if not 0 <= value <= 5:
         raise RecordError(where, "value", f"{value} is not a card value; values run 0 to 5")
     return value
@@ -106,44 +80,44 @@ def _value(obj: Mapping[str, Any], where: str) -> int:
 def _cell(value: Any, frame: Frame, where: str) -> Cell:
     if frame is Frame.FIXED:
         if not isinstance(value, str):
-            raise RecordError(where, "cell", f"expected a cell name like c4, got {_show(value)}")
+            raise RecordError(where, "cell", f"expected a cell name like c4, got {show(value)}")
         try:
             return Cell.parse_name(value)
         except ValueError:
             raise RecordError(
-                where, "cell", f"{_show(value)} is not a cell of the 5x5 frame (a1 to e5)"
+                where, "cell", f"{show(value)} is not a cell of the 5x5 frame (a1 to e5)"
             ) from None
     if not isinstance(value, dict):
         raise RecordError(
-            where, "cell", f'expected an offset like {{"x": 1, "y": 0}}, got {_show(value)}'
+            where, "cell", f'expected an offset like {{"x": 1, "y": 0}}, got {show(value)}'
         )
     try:
         return Cell.from_offset(value)
     except ValueError as exc:
-        raise RecordError(where, "cell", f"{exc}, got {_show(value)}") from None
+        raise RecordError(where, "cell", f"{exc}, got {show(value)}") from None
 
 
 def parse_options(value: Any) -> Frame:
     """The frame a record's ``options`` choose (fixed when absent)."""
     if value is None:
         return Frame.FIXED
-    obj = _object(value, "", "options")
-    _unknown(obj, OPTION_KEYS, "", "options.")
+    obj = json_object(value, "", "options")
+    no_unknown(obj, OPTION_KEYS, "", "options.")
     frame = obj.get("frame", Frame.FIXED.value)
     try:
         return Frame(frame)
     except ValueError:
         raise RecordError(
-            "", "options.frame", f"expected 'fixed' or 'floating', got {_show(frame)}"
+            "", "options.frame", f"expected 'fixed' or 'floating', got {show(frame)}"
         ) from None
 
 
 def parse(record: Mapping[str, Any]) -> RobotMasterGame:
     """Validate a whole record and return the game it reaches."""
-    obj = _object(record, "", "record")
-    _unknown(obj, TOP_KEYS, "")
+    obj = json_object(record, "", "record")
+    no_unknown(obj, TOP_KEYS, "")
     if obj.get("game") != GAME:
-        raise RecordError("", "game", f"expected {GAME!r}, got {_show(obj.get('game'))}")
+        raise RecordError("", "game", f"expected {GAME!r}, got {show(obj.get('game'))}")
     rows_player = _name(obj, "rows")
     columns_player = _name(obj, "columns")
     if rows_player == columns_player:
@@ -163,7 +137,7 @@ def parse(record: Mapping[str, Any]) -> RobotMasterGame:
             raise RecordError(
                 "",
                 "first",
-                f"expected {rows_player!r} or {columns_player!r}, got {_show(first_name)}",
+                f"expected {rows_player!r} or {columns_player!r}, got {show(first_name)}",
             )
     if "grid" in obj:
         for key in ("start", "moves", "first"):
@@ -176,7 +150,7 @@ def parse(record: Mapping[str, Any]) -> RobotMasterGame:
         raise RecordError("", "moves", "missing (use [] when only the start card lies)")
     start_value = _start(obj["start"], frame)
     game = RobotMasterGame(rows_player, columns_player, start_value, frame, first)
-    for number, move in enumerate(_list(obj["moves"], "", "moves"), start=1):
+    for number, move in enumerate(json_list(obj["moves"], "", "moves"), start=1):
         _apply_move(game, move, f"move {number}")
     return game
 
@@ -185,22 +159,22 @@ load = parse
 
 
 def _start(value: Any, frame: Frame) -> int:
-    start = _object(value, "start", "")
-    _unknown(start, START_KEYS, "start")
+    start = json_object(value, "start", "")
+    no_unknown(start, START_KEYS, "start")
     if "cell" in start:
         raw = start["cell"]
         cell = _cell(raw, frame, "start") if not (frame is Frame.FLOATING and raw == "c3") else None
         expected = CENTRE if frame is Frame.FIXED else ORIGIN
         if cell is not None and cell != expected:
             where = "c3" if frame is Frame.FIXED else '{"x": 0, "y": 0} (or c3)'
-            raise RecordError("start", "cell", f"the start card lies on {where}, got {_show(raw)}")
+            raise RecordError("start", "cell", f"the start card lies on {where}, got {show(raw)}")
     return _value(start, "start")
 
 
 def _apply_move(game: RobotMasterGame, value: Any, where: str) -> None:
-    move = _object(value, where, "move")
+    move = json_object(value, where, "move")
     if not MOVE_KEYS.issuperset(move):
-        _unknown(move, MOVE_KEYS, where)
+        no_unknown(move, MOVE_KEYS, where)
     if "player" not in move:
         raise RecordError(where, "player", "missing")
     name = move["player"]
@@ -210,7 +184,7 @@ def _apply_move(game: RobotMasterGame, value: Any, where: str) -> None:
             where,
             "player",
             f"expected {game.rows_player!r} (rows) or {game.columns_player!r} (columns), "
-            f"got {_show(name)}",
+            f"got {show(name)}",
         )
     if "cell" not in move:
         raise RecordError(where, "cell", "missing")
@@ -230,14 +204,14 @@ def _field_of(exc: RuleError) -> str:
 
 
 def _from_grid(value: Any, rows_player: str, columns_player: str, frame: Frame) -> RobotMasterGame:
-    rows = _list(value, "grid", "")
+    rows = json_list(value, "grid", "")
     if len(rows) != SIZE:
         raise RecordError("grid", "", f"expected 5 rows (top row first), got {len(rows)}")
     counts = [0] * 6
     occupied: set[Cell] = set()
     for r, row_value in enumerate(rows):
         row_number = SIZE - r
-        row = _list(row_value, "grid", f"row {row_number}")
+        row = json_list(row_value, "grid", f"row {row_number}")
         if len(row) != SIZE:
             raise RecordError("grid", f"row {row_number}", f"expected 5 cells, got {len(row)}")
         for c, card in enumerate(row):
@@ -246,7 +220,7 @@ def _from_grid(value: Any, rows_player: str, columns_player: str, frame: Frame) 
             cell = Cell(c, row_number - 1)
             if isinstance(card, bool) or not isinstance(card, int):
                 raise RecordError(
-                    "grid", cell.name, f"expected a card value 0 to 5 or null, got {_show(card)}"
+                    "grid", cell.name, f"expected a card value 0 to 5 or null, got {show(card)}"
                 )
             if not 0 <= card <= 5:
                 raise RecordError(
