@@ -24,14 +24,18 @@ SETUP = RoboFactorySetup(("Ann", "Bob", "Cid"), "Ann")
 ORDER = "red-green-blue"
 
 
+#: the commands that take a fresh 3-player table to production (purchases skipped)
+TO_PRODUCTION: tuple[c.Command, ...] = (
+    c.ScanOrder(ORDER),
+    c.LayBoardCard("blue-blue-blue"),
+    c.LayBoardCard("red-green-yellow"),
+    c.LayBoardCard("yellow-red-green"),
+    c.StartProduction(),
+)
+
+
 def to_production(session: TableSession) -> None:
-    for cmd in (
-        c.ScanOrder(ORDER),
-        c.LayBoardCard("blue-blue-blue"),
-        c.LayBoardCard("red-green-yellow"),
-        c.LayBoardCard("yellow-red-green"),
-        c.StartProduction(),
-    ):
+    for cmd in TO_PRODUCTION:
         assert session.submit(cmd).accepted
 
 
@@ -65,14 +69,9 @@ def test_a_refused_command_changes_nothing() -> None:
 
 def test_the_eureka_window_opens_at_production_and_closes_at_the_reveal() -> None:
     session = TableSession(SETUP)
-    for cmd in (
-        c.ScanOrder(ORDER),
-        c.LayBoardCard("blue-blue-blue"),
-        c.LayBoardCard("red-green-yellow"),
-        c.LayBoardCard("yellow-red-green"),
-    ):
+    for cmd in TO_PRODUCTION[:-1]:
         session.submit(cmd)
-    opened = session.submit(c.StartProduction())
+    opened = session.submit(TO_PRODUCTION[-1])
     assert OpenWindow((1, 2)) in opened.effects
     closed = session.submit(c.StartReveal())
     assert CloseWindow() in closed.effects
@@ -214,13 +213,7 @@ def test_service_journals_before_acknowledging_and_resumes(tmp_path) -> None:  #
     service = TableService(journal, board=board, camera=None, dice=ScriptedDice([5]))
     service.start()
     service.new_game(SETUP)
-    for cmd in (
-        c.ScanOrder(ORDER),
-        c.LayBoardCard("blue-blue-blue"),
-        c.LayBoardCard("red-green-yellow"),
-        c.LayBoardCard("yellow-red-green"),
-        c.StartProduction(),
-    ):
+    for cmd in TO_PRODUCTION:
         assert service.submit(cmd).accepted
     assert board.open_stations == (1, 2)
     board.press(2)
