@@ -15,15 +15,22 @@ class JsonObject(dict[str, Any]):
     duplicates: tuple[str, ...] = ()
 
 
-def pairs(items: list[tuple[str, Any]]) -> JsonObject:
-    """``object_pairs_hook`` for :func:`json.loads`."""
-    obj = JsonObject(items)
-    if len(obj) != len(items):
-        seen: set[str] = set()
-        repeated: list[str] = []
-        for key, _ in items:
-            if key in seen:
-                repeated.append(key)
-            seen.add(key)
-        obj.duplicates = tuple(repeated)
-    return obj
+def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for :func:`json.loads`.
+
+    An object with a key given twice becomes a :class:`JsonObject` naming the repeated keys; any
+    other object is a plain dict, so readers can tell a clean object by its type alone
+    (``type(value) is dict``), as cheaply as for a record built in Python.
+    """
+    obj = dict(items)
+    if len(obj) == len(items):
+        return obj
+    seen: set[str] = set()
+    repeated: list[str] = []
+    for key, _ in items:
+        if key in seen:
+            repeated.append(key)
+        seen.add(key)
+    flagged = JsonObject(items)
+    flagged.duplicates = tuple(repeated)
+    return flagged

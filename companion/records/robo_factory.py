@@ -13,12 +13,20 @@ from typing import Any
 from companion.errors import RecordError, RuleError
 from companion.records.shape import duplicates, json_list, json_object, no_unknown, show
 from companion.robots import Palette, Robot
-from companion.rules.robo_factory import Options, Penalty, RoboFactoryGame, Tie
+from companion.rules.robo_factory import Options, Penalty, RoboFactoryGame, Stage, Tie
 
 GAME = "robo-factory"
 TOP_KEYS = {"game", "players", "first_customer", "options", "turns"}
 TURN_KEYS = {"customer", "order", "board", "purchases", "attempts"}
 ATTEMPT_KEYS = {"robots", "eureka"}
+
+# Replay is hot (the benchmark replays thousands of records a second), so each step below first
+# tries the shape every valid record has, decided with a few C-level operations: a plain dict
+# (``pairs`` makes a JsonObject only for an object with a key given twice) whose keys are all
+# known, robots spelt exactly as one of the 64 cards. Anything else takes the careful path, the
+# one that names what is wrong; the quick test only ever accepts what the careful path accepts.
+_EMPTY: dict[str, Any] = {}  # read only
+_OPTIONS = {(t.value, p.value): Options(t, p) for t in Tie for p in Penalty}
 
 
 def _object(value: Any, where: str, field: str) -> dict[str, Any]:
@@ -42,6 +50,12 @@ def _robot(palette: Palette, value: Any, where: str, field: str) -> Robot:
 def parse_options(value: Any) -> Options:
     if value is None:
         return Options()
+    if type(value) is dict and len(value) == 2:  # both options spelt out, as exports write them
+        tie, penalty = value.get("tie"), value.get("penalty")
+        if type(tie) is str and type(penalty) is str:
+            known = _OPTIONS.get((tie, penalty))
+            if known is not None:
+                return known
     obj = _object(value, "", "options")
     no_unknown(obj, {"tie", "penalty"}, "", "options.")
     try:
@@ -88,15 +102,21 @@ def load(record: Mapping[str, Any], palette: Palette) -> RoboFactoryGame:
     turns = json_list(record.get("turns", None), "", "turns") if "turns" in record else None
     if turns is None:
         raise RecordError("", "turns", "missing (use [] for a game that has not started)")
+    known = palette.cards_by_text()
     for index, turn in enumerate(turns, start=1):
-        _apply_turn(game, palette, turn, index)
+        _apply_turn(game, palette, known, turn, index)
     return game
 
 
-def _apply_turn(game: RoboFactoryGame, palette: Palette, value: Any, number: int) -> None:
+def _apply_turn(
+    game: RoboFactoryGame, palette: Palette, known: Mapping[str, Robot], value: Any, number: int
+) -> None:
     where = f"turn {number}"
-    turn = _object(value, where, "turn")
-    no_unknown(turn, TURN_KEYS, where)
+    if type(value) is dict and value.keys() <= TURN_KEYS:
+        turn: dict[str, Any] = value
+    else:
+        turn = _object(value, where, "turn")
+        no_unknown(turn, TURN_KEYS, where)
     customer = turn.get("customer")
     if not isinstance(customer, str):
         raise RecordError(where, "customer", f"expected a player's name, got {show(customer)}")
@@ -110,67 +130,94 @@ def _apply_turn(game: RoboFactoryGame, palette: Palette, value: Any, number: int
     if "order" not in turn:
         _nothing_after(turn, where, "order", ("board", "purchases", "attempts"))
         return
-    order = _robot(palette, turn["order"], where, "order")
-    game.set_order(order)
+    text = turn["order"]
+    order = known.get(text) if type(text) is str else None
+    game.set_order(order if order is not None else _robot(palette, text, where, "order"))
 
     if "board" not in turn:
         _nothing_after(turn, where, "board", ("purchases", "attempts"))
         return
+    board = turn["board"]
+    laid = False
+    if type(board) is list and len(board) == 3:
+        try:  # three cards, spelt right, all different from each other and from the order
+            game.set_board([known[text] for text in board])
+            laid = True
+        except (KeyError, TypeError, RuleError):
+            pass  # set_board changes nothing when it refuses
+    if not laid:
+        _lay_board(game, palette, turn, where)
+
+    purchases = turn.get("purchases", _EMPTY)
+    if type(purchases) is not dict:
+        purchases = _object(purchases, where, "purchases")
+    for buyer, card_text in _in_seat_order(game, purchases) if purchases else ():
+        card = known.get(card_text) if type(card_text) is str else None
+        if card is None:
+            card = _robot(palette, card_text, where, f"purchases.{buyer}")
+        try:
+            game.buy(buyer, card)
+        except RuleError as exc:
+            raise RecordError(where, f"purchases.{buyer}", str(exc)) from None
+
+    attempts = turn.get("attempts")
+    if type(attempts) is not list:
+        attempts = json_list(turn.get("attempts", []), where, "attempts")
+    for a, attempt_value in enumerate(attempts, start=1):
+        _apply_attempt(game, palette, known, attempt_value, f"{where}, attempt {a}")
+
+
+def _lay_board(
+    game: RoboFactoryGame, palette: Palette, turn: Mapping[str, Any], where: str
+) -> None:
+    """Lay the turn's board cards, naming the first card (or the field) at fault."""
     board = json_list(turn["board"], where, "board")
     # A record may stop while the board cards are being laid, but nothing follows a short board.
     later = bool(turn.get("purchases")) or bool(turn.get("attempts"))
     if len(board) > 3 or (later and len(board) != 3):
         raise RecordError(where, "board", f"expected 3 board cards, got {len(board)}")
-    known = palette.cards_by_text()
-    cards = [known.get(text) if isinstance(text, str) else None for text in board]
-    if None in cards:
-        cards = [_robot(palette, text, where, f"board[{i}]") for i, text in enumerate(board)]
+    cards = [_robot(palette, text, where, f"board[{i}]") for i, text in enumerate(board)]
     if len(cards) == 3:
         try:
-            game.set_board(cards)  # type: ignore[arg-type]  # all parsed above
-            cards = []
+            game.set_board(cards)
+            return
         except RuleError:
             pass  # laid one by one below, so the error names the card at fault
     for i, card in enumerate(cards):
         try:
-            game.add_board_card(card)  # type: ignore[arg-type]
+            game.add_board_card(card)
         except RuleError as exc:
             raise RecordError(where, f"board[{i}]", str(exc)) from None
 
-    purchases = _object(turn.get("purchases", {}), where, "purchases")
-    for buyer, card_text in _in_seat_order(game, purchases) if purchases else ():
-        field = f"purchases.{buyer}"
-        card = _robot(palette, card_text, where, field)
-        try:
-            game.buy(buyer, card)
-        except RuleError as exc:
-            raise RecordError(where, field, str(exc)) from None
 
-    attempts = json_list(turn.get("attempts", []), where, "attempts")
-    for a, attempt_value in enumerate(attempts, start=1):
-        _apply_attempt(game, palette, attempt_value, f"{where}, attempt {a}")
-
-
-def _apply_attempt(game: RoboFactoryGame, palette: Palette, value: Any, where: str) -> None:
-    attempt = _object(value, where, "attempt")
-    no_unknown(attempt, ATTEMPT_KEYS, where)
-    if game.current.next_attempt == 0:
+def _apply_attempt(
+    game: RoboFactoryGame, palette: Palette, known: Mapping[str, Robot], value: Any, where: str
+) -> None:
+    if type(value) is dict and value.keys() <= ATTEMPT_KEYS:
+        attempt: dict[str, Any] = value
+    else:
+        attempt = _object(value, where, "attempt")
+        no_unknown(attempt, ATTEMPT_KEYS, where)
+    if game.turns[-1].stage is Stage.OVER:
         try:
             game.check_attempt({}, {})
         except RuleError as exc:
             raise RecordError(where, "attempt", str(exc)) from None
     if "robots" not in attempt:
         raise RecordError(where, "robots", "missing")
-    robots_obj = _object(attempt["robots"], where, "robots")
-    robots: dict[str, Robot] = {}
-    known = palette.cards_by_text()
-    for name, text in robots_obj.items():
-        # The common case is a plain lookup; the field name is only built for an error.
-        robot = known.get(text) if isinstance(text, str) else None
-        robots[name] = (
-            robot if robot is not None else _robot(palette, text, where, f"robots.{name}")
-        )
-    eureka_obj = _object(attempt.get("eureka", {}), where, "eureka")
+    robots_obj = attempt["robots"]
+    if type(robots_obj) is not dict:
+        robots_obj = _object(robots_obj, where, "robots")
+    try:  # every robot spelt as one of the cards
+        robots = {name: known[text] for name, text in robots_obj.items()}
+    except (KeyError, TypeError):  # the first that is not, in the record's order, is named
+        robots = {
+            name: _robot(palette, text, where, f"robots.{name}")
+            for name, text in robots_obj.items()
+        }
+    eureka_obj = attempt.get("eureka", _EMPTY)
+    if type(eureka_obj) is not dict:
+        eureka_obj = _object(eureka_obj, where, "eureka")
     eureka: dict[str, int] = {}
     for name, roll in eureka_obj.items():
         try:

@@ -90,6 +90,11 @@ class Payment(NamedTuple):
         return f"{self.payer} pays {self.amount} to {self.payee} ({self.reason})"
 
 
+# Building a named tuple through its class runs a Python-level __new__; the ledger makes dozens of
+# payments per game, so the hot paths build them straight from the tuple type (same objects).
+_tuple_new = tuple.__new__
+
+
 class AttemptResult(NamedTuple):
     number: int  # 1 or 2
     robots: dict[str, Robot]
@@ -108,7 +113,13 @@ class Stage(StrEnum):
     OVER = "over"  # the turn has ended
 
 
-@dataclass
+# Reading an enum member off its class costs a few times a plain global lookup in Python 3.11, and
+# replay compares stages several times per turn: the hot paths use these aliases.
+_ORDER, _BOARD, _PRODUCTION, _OVER = Stage.ORDER, Stage.BOARD, Stage.PRODUCTION, Stage.OVER
+_SHARE, _RULEBOOK = Tie.SHARE, Penalty.RULEBOOK
+
+
+@dataclass(slots=True)
 class Turn:
     customer: str
     number: int  # 1-based
@@ -132,18 +143,18 @@ class Turn:
     def advance(self) -> None:
         """Recompute :attr:`stage` after the turn changed (kept, not derived: replay is hot)."""
         if self.order is None:
-            self.stage = Stage.ORDER
+            self.stage = _ORDER
         elif len(self.board) < 3:
-            self.stage = Stage.BOARD
+            self.stage = _BOARD
         elif self.attempts and (self.attempts[0].correct or len(self.attempts) == 2):
-            self.stage = Stage.OVER
+            self.stage = _OVER
         else:
-            self.stage = Stage.PRODUCTION
+            self.stage = _PRODUCTION
 
     @property
     def next_attempt(self) -> int:
         """1 or 2 while attempts may be made, 0 when the turn has ended."""
-        return 0 if self.stage is Stage.OVER else len(self.attempts) + 1
+        return 0 if self.stage is _OVER else len(self.attempts) + 1
 
     @property
     def feedback_tiles(self) -> dict[str, int]:
@@ -185,6 +196,10 @@ class RoboFactoryGame:
         self._makers: dict[str, tuple[str, ...]] = {
             c: tuple(p for p in names if p != c) for c in names
         }
+        # ... and as a set, to check an attempt names exactly the Manufacturers
+        self._maker_sets: dict[str, frozenset[str]] = {
+            c: frozenset(m) for c, m in self._makers.items()
+        }
         self._first_index = names.index(first)
 
     # ------------------------------------------------------------------ queries
@@ -209,7 +224,7 @@ class RoboFactoryGame:
         """Turns the game lasts, counting extra rounds already forced by a tie."""
         per_player = 3 if len(self.players) == 2 else 2
         base = per_player * len(self.players)
-        if self.options.tie is Tie.SHARE:
+        if self.options.tie is _SHARE:
             return base
         due = base
         # Each extra round is a full round; another is due while the lead stays tied at its end.
@@ -218,7 +233,7 @@ class RoboFactoryGame:
         return due
 
     def _turn_complete(self, count: int) -> bool:
-        return len(self.turns) >= count and self.turns[count - 1].stage is Stage.OVER
+        return len(self.turns) >= count and self.turns[count - 1].stage is _OVER
 
     def _tied_after(self, count: int) -> bool:
         # history[0] is the start; history[k] follows the k-th turn (turns end in order).
@@ -248,7 +263,7 @@ class RoboFactoryGame:
     def next_customer(self) -> str | None:
         """Who is Customer of the next turn to begin, or None when no turn may begin."""
         turns = self.turns
-        if (turns and turns[-1].stage is not Stage.OVER) or self._finished:
+        if (turns and turns[-1].stage is not _OVER) or self._finished:
             return None
         return self.players[(self._first_index + len(turns)) % len(self.players)]
 
@@ -258,7 +273,7 @@ class RoboFactoryGame:
         if self._finished:
             raise GameOver("the game has ended; no further turn may begin")
         turns = self.turns
-        if turns and turns[-1].stage is not Stage.OVER:
+        if turns and turns[-1].stage is not _OVER:
             raise OutOfTurn(f"turn {len(turns)} has not ended yet")
         expected = self.players[(self._first_index + len(turns)) % len(self.players)]
         if customer != expected:
@@ -282,7 +297,7 @@ class RoboFactoryGame:
         if not self.turns:
             return OutOfTurn(f"cannot {action}: no turn has begun")
         turn = self.turns[-1]
-        if turn.stage is Stage.OVER:
+        if turn.stage is _OVER:
             why = (
                 "a robot was correct in the first attempt"
                 if turn.attempts and turn.attempts[0].correct
@@ -292,16 +307,15 @@ class RoboFactoryGame:
         return OutOfTurn(f"cannot {action} now (the turn is at the {turn.stage.value} step)")
 
     def check_set_order(self, order: Robot) -> None:
-        self._require_stage(Stage.ORDER, "set the order card")
+        self._require_stage(_ORDER, "set the order card")
 
     def set_order(self, order: Robot) -> None:
-        self.check_set_order(order)
-        turn = self.turns[-1]
+        turn = self._require_stage(_ORDER, "set the order card")  # check_set_order, inlined
         turn.order = order
         turn.advance()
 
     def check_board_card(self, card: Robot, slot: int | None = None) -> None:
-        turn = self._require_stage(Stage.BOARD, "lay a board card")
+        turn = self._require_stage(_BOARD, "lay a board card")
         assert turn.order is not None
         if card == turn.order:
             raise DuplicateCard(f"board card {card} is the order card; every card exists once")
@@ -319,11 +333,14 @@ class RoboFactoryGame:
         return data_tile(turn.order, card)
 
     def check_set_board(self, cards: Sequence[Robot]) -> None:
-        turn = self._require_stage(Stage.BOARD, "lay the board cards")
+        turn = self._require_stage(_BOARD, "lay the board cards")
         if turn.board:
             raise OutOfTurn("board cards have already been laid this turn")
         if len(cards) != 3:
             raise DuplicateCard(f"the board takes 3 cards, {len(cards)} were given")
+        first, second, third = cards
+        if first != second != third != first and turn.order not in cards:
+            return  # the common case, decided without the per-card loop that names the culprit
         for i, card in enumerate(cards):
             if card == turn.order:
                 raise DuplicateCard(f"board card {i + 1} ({card}) is the order card")
@@ -339,7 +356,7 @@ class RoboFactoryGame:
     # ------------------------------------------------------------------ purchases
 
     def check_buy(self, manufacturer: str, card: Robot) -> None:
-        turn = self._require_stage(Stage.PRODUCTION, "buy a data tile")
+        turn = self._require_stage(_PRODUCTION, "buy a data tile")
         if turn.attempts:
             raise IllegalPurchase("data tiles can only be bought before the first attempt")
         if manufacturer not in self.players:
@@ -357,27 +374,34 @@ class RoboFactoryGame:
 
     def buy(self, manufacturer: str, card: Robot) -> int:
         """Record a purchase; the buyer pays 1 to the Customer. Returns the (secret) tile."""
-        self.check_buy(manufacturer, card)
+        self.check_buy(manufacturer, card)  # the buyer holds a cube: the payment cannot fail
         turn = self.turns[-1]
-        assert turn.order is not None
+        order = turn.order
+        assert order is not None
         turn.purchases[manufacturer] = card
-        tile = data_tile(turn.order, card)
+        tile = (order.head == card.head) + (order.torso == card.torso) + (order.legs == card.legs)
         turn.purchase_tiles[manufacturer] = tile
-        self._pay(Payment(manufacturer, turn.customer, PURCHASE_PRICE, "data tile"))
+        customer = turn.customer
+        cubes = self.cubes
+        cubes[manufacturer] -= PURCHASE_PRICE
+        cubes[customer] += PURCHASE_PRICE
+        self.payments.append(
+            _tuple_new(Payment, (manufacturer, customer, PURCHASE_PRICE, "data tile"))
+        )
         return tile
 
     # ------------------------------------------------------------------ attempts
 
     def check_attempt(self, robots: Mapping[str, Robot], eureka: Mapping[str, int]) -> None:
-        turn = self._require_stage(Stage.PRODUCTION, "reveal robots")
-        if turn.customer in robots:
-            raise IllegalAttempt(f"{turn.customer} is the Customer and builds no robot")
-        makers = self._makers[turn.customer]
-        if robots.keys() != set(makers):
+        turn = self._require_stage(_PRODUCTION, "reveal robots")
+        customer = turn.customer
+        if customer in robots:
+            raise IllegalAttempt(f"{customer} is the Customer and builds no robot")
+        if robots.keys() != self._maker_sets[customer]:
             for name in robots:
                 if name not in self.players:
                     raise IllegalAttempt(f"{name!r} is not one of the players")
-            missing = [m for m in makers if m not in robots]
+            missing = [m for m in self._makers[customer] if m not in robots]
             raise IllegalAttempt(f"no robot for {', '.join(missing)}")
         for name, roll in eureka.items():
             self.check_eureka(name)
@@ -386,7 +410,7 @@ class RoboFactoryGame:
 
     def check_eureka(self, name: str) -> None:
         """May ``name`` call Eureka in the coming attempt?"""
-        turn = self._require_stage(Stage.PRODUCTION, "call Eureka")
+        turn = self._require_stage(_PRODUCTION, "call Eureka")
         if name not in self.players:
             raise IllegalEureka(f"{name!r} is not one of the players")
         if name == turn.customer:
@@ -401,16 +425,18 @@ class RoboFactoryGame:
         order = turn.order
         assert order is not None
         number = len(turn.attempts) + 1
-        makers = self._makers[turn.customer]
-        correct = [m for m in makers if robots[m] == order]
+        customer = turn.customer
+        makers = self._makers[customer]
+        # The result keeps its own copies, in seat order (the caller may reuse its dicts), and
+        # everything below walks them, so the ledger reads the same way every time.
+        robots = {m: robots[m] for m in makers}
+        eureka = {m: eureka[m] for m in makers if m in eureka} if eureka else {}
+        correct = [m for m, robot in robots.items() if robot == order]
         cubes = self.cubes
         paid: list[Payment] = []
-        for name in makers:  # seat order, so the ledger reads the same way every time
-            if name not in eureka:
-                continue
-            roll = eureka[name]
+        for name, roll in eureka.items():
             self.sirens_used.add(name)
-            if name in correct:
+            if robots[name] == order:
                 paid.append(Payment(BANK, name, roll, f"Eureka, rolled {roll}"))
                 cubes[name] += roll
             else:
@@ -422,43 +448,33 @@ class RoboFactoryGame:
         if number == 1:
             if correct:
                 for name in correct:
-                    paid.append(Payment(BANK, name, REWARD_FIRST, "correct robot"))
+                    paid.append(_tuple_new(Payment, (BANK, name, REWARD_FIRST, "correct robot")))
                     cubes[name] += REWARD_FIRST
             else:
-                feedback = {m: data_tile(order, robots[m]) for m in makers}
+                # data tiles, part by part (indexing a tuple is cheaper than its named fields)
+                feedback = {
+                    m: (order[0] == r[0]) + (order[1] == r[1]) + (order[2] == r[2])
+                    for m, r in robots.items()
+                }
         else:
+            reason = "correct robot, second attempt"
             for name in correct:
-                paid.append(Payment(BANK, name, REWARD_SECOND, "correct robot, second attempt"))
+                paid.append(_tuple_new(Payment, (BANK, name, REWARD_SECOND, reason)))
                 cubes[name] += REWARD_SECOND
-            if self.options.penalty is Penalty.RULEBOOK or not correct:
-                customer = turn.customer
+            if self.options.penalty is _RULEBOOK or not correct:
                 for name in makers:
                     # a wrong Manufacturer pays only while holding cubes (after any Eureka loss)
                     if name not in correct and cubes[name] > 0:
-                        paid.append(Payment(name, customer, PENALTY_SECOND, "wrong robot"))
+                        paid.append(
+                            _tuple_new(Payment, (name, customer, PENALTY_SECOND, "wrong robot"))
+                        )
                         cubes[name] -= PENALTY_SECOND
                         cubes[customer] += PENALTY_SECOND
         self.payments.extend(paid)
-        result = AttemptResult(
-            number,
-            {m: robots[m] for m in makers},
-            {m: eureka[m] for m in makers if m in eureka},
-            correct,
-            paid,
-            feedback,
-        )
+        result = AttemptResult(number, robots, eureka, correct, paid, feedback)
         turn.attempts.append(result)
-        turn.advance()
-        if turn.stage is Stage.OVER:
+        if correct or number == 2:  # Turn.advance(), decided here without re-reading the turn
+            turn.stage = _OVER
             self.history.append(dict(cubes))
             self._finished = self._compute_finished()
         return result
-
-    def _pay(self, payment: Payment) -> None:
-        if payment.payer is not None:
-            if self.cubes[payment.payer] < payment.amount:  # the rules above never allow this
-                raise RuleError(f"{payment.payer} cannot pay {payment.amount}")
-            self.cubes[payment.payer] -= payment.amount
-        if payment.payee is not None:
-            self.cubes[payment.payee] += payment.amount
-        self.payments.append(payment)
