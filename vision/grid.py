@@ -90,6 +90,11 @@ class GridLook:
     template_values: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     #: where the values' prints differ (the card's common paper and border left out)
     template_masks: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), np.uint8))
+    #: what an empty cell shows: ``table`` (the table around the area) or a printed ``mat``
+    bare_mode: str = "table"
+    #: the calibration's empty cells: their colour in each picture (BGR, white-balanced)
+    bare: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    bare_texture: float = 0.0
 
     @property
     def learnt(self) -> bool:
@@ -103,7 +108,9 @@ class GridLook:
                 "template_shape": list(self.templates.shape),
                 "template_values": self.template_values.tolist(),
                 "templates": base64.b64encode(self.templates.tobytes()).decode("ascii"),
-                "template_masks": base64.b64encode(self.template_masks.tobytes()).decode("ascii")}
+                "template_masks": base64.b64encode(self.template_masks.tobytes()).decode("ascii"),
+                "template_scale": 1, "bare_mode": self.bare_mode, "bare": self.bare.tolist(),
+                "bare_texture": self.bare_texture}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -113,9 +120,18 @@ class GridLook:
             data["template_shape"])
         masks = np.frombuffer(base64.b64decode(data["template_masks"]), np.uint8).reshape(
             data["template_shape"])
+        if data.get("template_scale", 2) != 1 and len(templates):
+            # stored by an older version at half the canonical size: brought to full size
+            size = (templates.shape[2] * 2, templates.shape[1] * 2)
+            templates = np.stack([cv2.resize(t, size) for t in templates])
+            masks = np.stack([cv2.resize(m, size, interpolation=cv2.INTER_NEAREST)
+                              for m in masks])
         return cls((float(data["inset"][0]), float(data["inset"][1])), features,
                    np.array(data["classes"], np.int64), float(data["max_distance"]),
-                   templates.copy(), np.array(data["template_values"], np.int64), masks.copy())
+                   templates.copy(), np.array(data["template_values"], np.int64), masks.copy(),
+                   str(data.get("bare_mode", "table")),
+                   np.array(data.get("bare", []), np.float32).reshape(-1, 3),
+                   float(data.get("bare_texture", 0.0)))
 
 
 def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -233,51 +249,106 @@ def _texture(cell: np.ndarray) -> float:
                  + np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)).mean())
 
 
+def _pixels(cell: np.ndarray) -> np.ndarray:
+    return _inner(cell).reshape(-1, 3).astype(np.float32)
+
+
+def _like(px: np.ndarray, ref: np.ndarray) -> float:
+    """Share of pixels showing the colour ``ref`` (BGR): the same shares of B, G and R (a
+    hand in shade is as dark as a green mat, not as green) and a brightness within a ratio
+    (the light falls off across the table)."""
+    cfg = section("grid")
+    total = px.sum(axis=1) + 1.0
+    ref_total = float(ref.sum()) + 1.0
+    hue_ok = np.abs(px / total[:, None] - ref / ref_total).max(axis=1) \
+        <= float(cfg["empty_hue_tolerance"])
+    ratio = float(cfg["empty_brightness_ratio"])
+    bright_ok = (total >= ref_total / ratio) & (total <= ref_total * ratio)
+    return float((hue_ok & bright_ok).mean())
+
+
+def _median(px: np.ndarray) -> np.ndarray:
+    return np.asarray(np.median(px, axis=0), np.float32)
+
+
 def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.ndarray],
-                 bare: np.ndarray) -> set[int]:
-    """Of the cells read as empty (``candidates``), those that truly look like the bare surface.
+                 look: GridLook | None = None) -> dict[int, float]:
+    """Of ``candidates``, the cells that surely show the bare surface, with a confidence.
 
     The bare surface is this picture's table just outside the area (``table``: its usual
-    patches) or the colour the calibration's empty cells had (``bare``, BGR, a mat inside the
-    area). A cell is surely empty only when nearly all its middle shows one of those colours and
-    it has no more texture than the table shows here; otherwise it is declined: a hand over a
-    card read as an empty cell would move the game on. The cells read as empty themselves are not
-    the reference: an arm may cover most of them.
+    patches) when the calibration's empty cells showed their picture's table, or else a mat
+    printed under the area: its colour in this picture is what the cells that look like the
+    calibration's mat (loosely: light and print runs shift it) have in common. A cell is surely
+    empty only when nearly all its middle shows that colour and it has no more texture than
+    the surface has; anything else (a hand, a sleeve, a card) makes it decline.
     """
     cfg = section("grid")
-    references = [np.median(np.array([np.median(_inner(t).reshape(-1, 3), axis=0)
-                                      for t in table]), axis=0)] if table else []
-    references += [np.asarray(c, np.float32) for c in bare]
-    if not references:
-        return set()
-    pool = table if table else [cells[i] for i in candidates]
-    texture_ref = float(np.median([_texture(_inner(p)) for p in pool]))
-    limit = texture_ref * float(cfg["empty_texture_factor"]) + float(cfg["empty_texture_floor"])
-    tol = float(cfg["empty_colour_tolerance"])
     share = float(cfg["empty_colour_share"])
-    hue_tol = float(cfg["empty_hue_tolerance"])
-    ok = set()
+    px = {i: _pixels(cells[i]) for i in candidates}
+    texture = {i: _texture(_inner(cells[i])) for i in candidates}
+    mat = look is not None and look.bare_mode == "mat" and len(look.bare) > 0
+    if not mat:
+        if not table:
+            return {}
+        ref = _median(np.array([_median(_pixels(t)) for t in table]))
+        texture_ref = float(np.median([_texture(_inner(t)) for t in table]))
+    else:
+        assert look is not None
+        loose_hue = float(cfg["mat_hue_tolerance"])
+        loose_ratio = float(cfg["mat_brightness_ratio"])
+        texture_ref = look.bare_texture
+        own = {}
+        for i in candidates:
+            m = _median(px[i])
+            # uniform, as plain as the calibration's mat and near one of its colours
+            if _like(px[i], m) < share or texture[i] > _texture_limit(texture_ref):
+                continue
+            hue = m / (m.sum() + 1.0)
+            for b in look.bare:
+                ratio = (m.sum() + 1.0) / (b.sum() + 1.0)
+                if (np.abs(hue - b / (b.sum() + 1.0)).max() <= loose_hue
+                        and 1 / loose_ratio <= ratio <= loose_ratio):
+                    own[i] = m
+                    break
+        if not own:
+            return {}
+        ref = _median(np.array(list(own.values())))
+    limit = _texture_limit(texture_ref)
+    out = {}
     for i in candidates:
-        px = _inner(cells[i]).reshape(-1, 3).astype(np.float32)
-        # colour shares as well as levels: a hand in shade is as dark as a green mat, not as green
-        hue = px / (px.sum(axis=1, keepdims=True) + 1.0)
-        like = max(float(((np.abs(px - ref).max(axis=1) <= tol)
-                          & (np.abs(hue - ref / (ref.sum() + 1.0)).max(axis=1) <= hue_tol)).mean())
-                   for ref in references)
-        if like >= share and _texture(_inner(cells[i])) <= limit:
-            ok.add(i)
-    return ok
+        like = _like(px[i], ref)
+        if like >= share and texture[i] <= limit:
+            out[i] = round(min(1.0, (like - share) / (1 - share) * 0.5 + 0.5), 3)
+    return out
 
 
-def bare_colours(look: GridLook) -> np.ndarray:
-    """The colour (BGR, white-balanced) of the calibration's empty cells as a (1, 3) array, or
-    (0, 3) without any: their median (each cell's features end with its mean BGR and a spread,
-    so the calibration format stays as it was)."""
-    empty = look.features[look.classes == EMPTY]
-    if not len(empty):
-        return np.zeros((0, 3), np.float32)
-    scale = 230.0 * 4 / float(section("grid")["colour_weight"])
-    return np.asarray(np.median(empty[:, -4:-1], axis=0, keepdims=True) * scale, np.float32)
+def _texture_limit(texture_ref: float) -> float:
+    cfg = section("grid")
+    return texture_ref * float(cfg["empty_texture_factor"]) + float(cfg["empty_texture_floor"])
+
+
+def learn_bare(cells_by_image: list[list[np.ndarray]], tables: list[list[np.ndarray]]
+               ) -> tuple[str, np.ndarray, float]:
+    """What the bare surface inside the area is: ``table`` when the calibration's empty
+    cells show their own picture's table, else ``mat``; the mat's colour in each picture
+    (BGR, white-balanced) and its texture."""
+    share = float(section("grid")["empty_colour_share"])
+    colours: list[np.ndarray] = []
+    textures: list[float] = []
+    table_like: list[bool] = []
+    for cells, table in zip(cells_by_image, tables, strict=True):
+        if not cells:
+            continue
+        px = np.concatenate([_pixels(c) for c in cells])
+        colours.append(_median(px))
+        textures.extend(_texture(_inner(c)) for c in cells)
+        if table:
+            ref = _median(np.array([_median(_pixels(t)) for t in table]))
+            table_like.append(bool(np.mean([_like(_pixels(c), ref) for c in cells]) >= share))
+    if not colours:
+        return "table", np.zeros((0, 3), np.float32), 0.0
+    mode = "table" if table_like and np.mean(table_like) > 0.5 else "mat"
+    return mode, np.array(colours, np.float32), float(np.median(textures))
 
 
 def table_spread(table: np.ndarray) -> float:
@@ -289,69 +360,116 @@ def table_spread(table: np.ndarray) -> float:
     return float(np.median(d.min(axis=1)))
 
 
-SEARCH = 3  # template search, half-cell pixels each way
-HALF_MARGIN = 4
+MARGIN = 8  # around the grey area the value templates are cut from (canonical pixels)
+SEARCH = 6  # template search, canonical pixels each way
+#: the first search is at half the canonical size; only values close to its best are refined
+COARSE = 2
 
 
-def grey_half(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float]) -> np.ndarray:
-    """The area in grey at half the canonical size, ``HALF_MARGIN`` pixels around."""
-    area = rectify(image, corners, inset, margin=2 * HALF_MARGIN)
-    g = cv2.cvtColor(area, cv2.COLOR_BGR2GRAY)
-    return cv2.resize(g, (g.shape[1] // 2, g.shape[0] // 2), interpolation=cv2.INTER_AREA)
+def grey_area(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float]) -> np.ndarray:
+    """The area in grey at the canonical size, ``MARGIN`` pixels around."""
+    return cv2.cvtColor(rectify(image, corners, inset, margin=MARGIN), cv2.COLOR_BGR2GRAY)
 
 
 def _window(g: np.ndarray, r: int, c: int, extra: int = SEARCH) -> np.ndarray:
-    w, h = (v // 2 for v in _cell_size())
-    y, x = HALF_MARGIN + r * h - extra, HALF_MARGIN + c * w - extra
+    w, h = _cell_size()
+    y, x = MARGIN + r * h - extra, MARGIN + c * w - extra
     return g[max(0, y):y + h + 2 * extra, max(0, x):x + w + 2 * extra]
 
 
 def _template(g: np.ndarray, r: int, c: int) -> np.ndarray:
-    w, h = (v // 2 for v in _cell_size())
+    w, h = _cell_size()
     ox, oy = int(0.15 * w), int(0.15 * h)
-    y, x = HALF_MARGIN + r * h + oy, HALF_MARGIN + c * w + ox
+    y, x = MARGIN + r * h + oy, MARGIN + c * w + ox
     return g[y:y + h - 2 * oy, x:x + w - 2 * ox]
 
 
-def _template_groups(look: GridLook) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Templates grouped by mask: (mask pixels, normalised masked templates, their values)."""
+def _half(image: np.ndarray) -> np.ndarray:
+    return cv2.resize(image, (image.shape[1] // COARSE, image.shape[0] // COARSE),
+                      interpolation=cv2.INTER_AREA)
+
+
+def _normalised(rows: np.ndarray) -> np.ndarray:
+    rows = rows - rows.mean(axis=1, keepdims=True)
+    return np.asarray(rows / (np.linalg.norm(rows, axis=1, keepdims=True) + 1e-6))
+
+
+Group = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _template_groups(look: GridLook) -> tuple[list[Group], list[Group]]:
+    """Templates grouped by mask, at half size and at full size: (mask pixels, normalised
+    masked templates, their indices). Computed once per calibration."""
     cached = look.__dict__.get("_groups")
     if cached is not None:
         return cached  # type: ignore[no-any-return]
-    groups = []
-    flat_masks = look.template_masks.reshape(len(look.templates), -1) > 0
-    done = np.zeros(len(look.templates), bool)
-    for i in range(len(look.templates)):
-        if done[i]:
-            continue
-        same = (flat_masks == flat_masks[i]).all(axis=1)
-        done |= same
-        on = flat_masks[i]
-        t = look.templates[same].reshape(int(same.sum()), -1)[:, on].astype(np.float32)
-        t -= t.mean(axis=1, keepdims=True)
-        t /= np.linalg.norm(t, axis=1, keepdims=True) + 1e-6
-        groups.append((on, t, look.template_values[same]))
-    look.__dict__["_groups"] = groups
-    return groups
+    n = len(look.templates)
+    half_t = np.stack([_half(t) for t in look.templates])
+    half_m = np.stack([_half(m) for m in look.template_masks])
+    out: tuple[list[Group], list[Group]] = ([], [])
+    for groups, templates, masks in ((out[0], half_t, half_m),
+                                     (out[1], look.templates, look.template_masks)):
+        flat_masks = masks.reshape(n, -1) > 127
+        done = np.zeros(n, bool)
+        for i in range(n):
+            if done[i]:
+                continue
+            same = (flat_masks == flat_masks[i]).all(axis=1)
+            done |= same
+            on = flat_masks[i]
+            t = templates[same].reshape(int(same.sum()), -1)[:, on].astype(np.float32)
+            groups.append((on, _normalised(t), np.flatnonzero(same)))
+    look.__dict__["_groups"] = out
+    return out
 
 
 def match_values(look: GridLook, window: np.ndarray) -> np.ndarray:
     """Best normalised correlation of each value's templates anywhere in the window, counted
-    only where the values' prints differ (the template's mask): (6,), -1 when unseen."""
+    only where the values' prints differ (the template's mask): (6,), -1 when unseen.
+
+    Every placement is tried at half size; the values within ``refine_margin`` of the best
+    are then correlated at full size around their best placements (small prints, a 3's pips
+    inside a 5's, tell apart only there)."""
     scores = np.full(6, -1.0)
     if not len(look.templates):
         return scores
     th, tw = look.templates.shape[1:]
     if window.shape[0] < th or window.shape[1] < tw:
         return scores
-    # every placement of the template in the window at once (what matchTemplate does, batched)
-    patches = sliding_window_view(window.astype(np.float32), (th, tw)).reshape(-1, th * tw)
-    for on, templates, values in _template_groups(look):
-        p = patches[:, on]
-        p = p - p.mean(axis=1, keepdims=True)
-        p /= np.linalg.norm(p, axis=1, keepdims=True) + 1e-6
-        best = (templates @ p.T).max(axis=1)
-        for value, score in zip(values, best, strict=True):
+    coarse, fine = _template_groups(look)
+    small = _half(window).astype(np.float32)
+    hth, htw = th // COARSE, tw // COARSE
+    n = len(look.templates)
+    best_at = np.zeros((n, 2), np.int64)
+    coarse_score = np.full(n, -1.0)
+    views = sliding_window_view(small, (hth, htw))
+    cols = views.shape[1]
+    patches = views.reshape(-1, hth * htw)
+    for on, templates, index in coarse:
+        corr = templates @ _normalised(patches[:, on]).T
+        arg = corr.argmax(axis=1)
+        coarse_score[index] = corr[np.arange(len(index)), arg]
+        best_at[index] = np.stack([arg // cols, arg % cols], axis=1)
+    values = look.template_values
+    per_value = np.full(6, -1.0)
+    for v in range(6):
+        if (values == v).any():
+            per_value[v] = coarse_score[values == v].max()
+    keep = per_value >= per_value.max() - float(section("grid")["refine_margin"])
+    big = sliding_window_view(window.astype(np.float32), (th, tw))
+    steps = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
+    for on, templates, index in fine:
+        chosen = keep[values[index]]
+        if not chosen.any():
+            continue
+        at = best_at[index[chosen]] * COARSE  # (k, 2)
+        ys = np.clip(at[:, None, 0] + steps[None, :, 0], 0, big.shape[0] - 1).ravel()
+        xs = np.clip(at[:, None, 1] + steps[None, :, 1], 0, big.shape[1] - 1).ravel()
+        p = _normalised(big[ys, xs].reshape(len(ys), -1)[:, on])
+        k = int(chosen.sum())
+        corr = (templates[chosen] @ p.T).reshape(k, k, len(steps))
+        own = corr[np.arange(k), np.arange(k)].max(axis=1)  # each template at its own places
+        for value, score in zip(values[index[chosen]], own, strict=True):
             scores[value] = max(scores[value], float(score))
     return scores
 
@@ -417,8 +535,10 @@ def _distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
              windows: list[np.ndarray] | None = None, foreign: np.ndarray | None = None
-             ) -> tuple[list[int | None], list[float]]:
-    """Per cell: value (None = empty or declined) and confidence (0 = declined).
+             ) -> tuple[list[int | None], list[float], list[bool]]:
+    """Per cell: value (None = empty or declined), confidence (0 = declined) and whether it
+    looks like a card at all (nearer to the calibration's cards than to any empty cell by
+    ``card_guard``): such a cell is never read as empty.
 
     Card or empty: the nearest calibration cell (``table``: this picture's own table patches,
     more examples of an empty cell) must be clearly nearer than the nearest of the other kind,
@@ -436,11 +556,13 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     card = classes != EMPTY
     values: list[int | None] = []
     confidences: list[float] = []
+    card_like: list[bool] = []
     n_cal = len(look.classes)
     table_limit = table_spread(table) * float(cfg["table_factor"]) if table is not None else 0.0
     for i, row in enumerate(d):
         d_card = float(row[card].min()) if card.any() else np.inf
         d_empty = float(row[~card].min()) if (~card).any() else np.inf
+        card_like.append(d_card < d_empty * float(cfg["card_guard"]))
         # the table outside the area speaks for an empty cell only when the cell is as close
         # to it as its patches are to each other (an arm the colour of the table is not)
         d_cal_empty = float(row[:n_cal][~card[:n_cal]].min()) if (~card[:n_cal]).any() \
@@ -481,7 +603,7 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
             continue
         values.append(best)
         confidences.append(round(min(1.0, occupancy, gap * 2), 3))
-    return values, confidences
+    return values, confidences, card_like
 
 
 def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation, Region]:
@@ -494,35 +616,49 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         zero = tuple(tuple(0.0 for _ in range(5)) for _ in range(5))
         values_t, conf_t = empty, zero
     else:
-        # one warp serves the cells, the value templates and the table around: the others are
-        # crops of it (the same homography, shifted)
+        raw, big, area, cells = _warp(image, corners, look.inset, white)
         w, h = _cell_size()
         m = table_margin()
-        raw = rectify(image, corners, look.inset, margin=m)
-        big = balance(raw, white)
-        area = big[m - 4:m + 5 * h + 4, m - 4:m + 5 * w + 4]
         feats = area_features(area)
-        grey = cv2.cvtColor(raw[m - 2 * HALF_MARGIN:m + 5 * h + 2 * HALF_MARGIN,
-                                m - 2 * HALF_MARGIN:m + 5 * w + 2 * HALF_MARGIN],
-                            cv2.COLOR_BGR2GRAY)
-        g = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2),
-                       interpolation=cv2.INTER_AREA)
+        g = cv2.cvtColor(raw[m - MARGIN:m + 5 * h + MARGIN, m - MARGIN:m + 5 * w + MARGIN],
+                         cv2.COLOR_BGR2GRAY)
         windows = [_window(g, r, c) for r in range(5) for c in range(5)]
         table, foreign, patches = table_patches(image, corners, look.inset, white, big)
-        values, confs = classify(look, feats, table, windows, foreign)
-        cells = [area[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w]
-                 for r in range(5) for c in range(5)]
-        empties = [i for i, (v, cf) in enumerate(zip(values, confs, strict=True))
-                   if v is None and cf > 0]
-        sure = surely_empty(cells, empties, patches, bare_colours(look))
-        for i in empties:
-            if i not in sure:
-                confs[i] = 0.0
+        values, confs, card_like = classify(look, feats, table, windows, foreign)
+        sure = surely_empty(cells, [i for i in range(25) if not card_like[i]], patches, look)
+        for i in range(25):
+            if i in sure:
+                values[i], confs[i] = None, sure[i]
+            elif values[i] is None:
+                confs[i] = 0.0  # not surely the bare surface, not surely a card: ask
         values_t = tuple(tuple(values[r * 5:(r + 1) * 5]) for r in range(5))
         conf_t = tuple(tuple(confs[r * 5:(r + 1) * 5]) for r in range(5))
     x0, y0 = np.maximum(corners.min(axis=0), 0)
     x1, y1 = corners.max(axis=0)
     return GridObservation(values_t, conf_t), (int(x0), int(y0), int(x1), int(y1))
+
+
+def _warp(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
+          white: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
+    """One warp serves the cells, the value templates and the table around (the others are
+    crops of it, the same homography shifted): the raw warp, it white-balanced, the area with
+    4 pixels around and its 25 cells."""
+    w, h = _cell_size()
+    m = table_margin()
+    raw = rectify(image, corners, inset, margin=m)
+    big = balance(raw, white)
+    area = big[m - 4:m + 5 * h + 4, m - 4:m + 5 * w + 4]
+    cells = [area[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w]
+             for r in range(5) for c in range(5)]
+    return raw, big, area, cells
+
+
+def _cells_and_table(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
+                     white: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+    """The 25 cells, the usual table patches around and the white-balanced area."""
+    _, big, area, cells = _warp(image, corners, inset, white)
+    _, _, patches = table_patches(image, corners, inset, white, big)
+    return cells, patches, area
 
 
 def read_grid(image: np.ndarray, look: GridLook) -> GridObservation:
@@ -592,7 +728,13 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
     d[d < 1e-6] = np.inf
     same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
     spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
-    greys = [grey_half(img, corners, (ax, ay)) for img, corners, _, _ in found]
+    greys = [grey_area(img, corners, (ax, ay)) for img, corners, _, _ in found]
     templates, values, masks = learn_templates(greys, grids)
+    empties, tables = [], []
+    for img, corners, white, g in found:
+        cells, table, _ = _cells_and_table(img, corners, (ax, ay), white)
+        empties.append([cells[r * 5 + c] for r in range(5) for c in range(5) if g[r][c] is None])
+        tables.append(table)
+    mode, bare, texture = learn_bare(empties, tables)
     return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
-                    templates, values, masks)
+                    templates, values, masks, mode, bare, texture)
