@@ -7,9 +7,10 @@ configuration, with a wide spread.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.thresholds import section
@@ -33,14 +34,37 @@ def features(x: np.ndarray) -> np.ndarray:
     return np.concatenate([x[..., :2] / total, weight * total / 3.0], axis=-1)
 
 
+def _empty() -> np.ndarray:
+    return np.zeros((0, 3), np.float32)
+
+
+def _empty_covs() -> np.ndarray:
+    return np.zeros((0, 3, 3), np.float32)
+
+
 @dataclass
 class ColourModel:
+    """Per colour name a mean and covariance in :func:`features` terms.
+
+    ``background_means``/``background_covs`` describe what surrounds the colours on the user's
+    own components and is none of them (tile paper, board margin, card paper, print lines),
+    learnt in calibration. A pixel more likely to be background than its nearest colour is no
+    colour: a cream board margin is then not read as a pale yellow lane.
+    """
+
     names: list[str]
-    means: np.ndarray  # (k, 3) BGR in white-balanced units
+    means: np.ndarray  # (k, 3) in feature units
     covs: np.ndarray  # (k, 3, 3)
+    background_means: np.ndarray = field(default_factory=_empty)  # (b, 3)
+    background_covs: np.ndarray = field(default_factory=_empty_covs)  # (b, 3, 3)
 
     def __post_init__(self) -> None:
         self._inv = np.linalg.inv(self.covs).astype(np.float32)
+        self._logdet = np.linalg.slogdet(self.covs)[1].astype(np.float32)
+        self._bg_inv = (np.linalg.inv(self.background_covs).astype(np.float32)
+                        if len(self.background_means) else _empty_covs())
+        self._bg_logdet = (np.linalg.slogdet(self.background_covs)[1].astype(np.float32)
+                           if len(self.background_means) else np.zeros(0, np.float32))
 
     @classmethod
     def default(cls, names: list[str], display: dict[str, str]) -> ColourModel:
@@ -72,17 +96,35 @@ class ColourModel:
 
     def d2(self, x: np.ndarray) -> np.ndarray:
         """Squared Mahalanobis distance of each pixel (n, 3) to each colour: (n, k)."""
-        diff = features(x)[:, None, :] - self.means[None, :, :]
+        return self.d2_features(features(x))
+
+    def d2_features(self, f: np.ndarray) -> np.ndarray:
+        diff = f[:, None, :] - self.means[None, :, :]
         return np.asarray(np.einsum("nki,kij,nkj->nk", diff, self._inv, diff))
+
+    def background_d2(self, f: np.ndarray) -> np.ndarray:
+        """Squared Mahalanobis distance of features (n, 3) to each background cluster: (n, b)."""
+        diff = f[:, None, :] - self.background_means[None, :, :]
+        return np.asarray(np.einsum("nki,kij,nkj->nk", diff, self._bg_inv, diff))
 
     def classify(self, x: np.ndarray) -> np.ndarray:
         """Index of each pixel's colour, or -1 when it is none of them."""
         if len(x) == 0:
             return np.zeros(0, np.int64)
-        d = self.d2(x)
+        f = features(x)
+        d = self.d2_features(f)
+        rows = np.arange(len(x))
         best = d.argmin(axis=1)
-        reject = float(section("colour")["reject_d2"])
-        best[d[np.arange(len(x)), best] > reject] = -1
+        nearest = d[rows, best]
+        reject = nearest > float(section("colour")["reject_d2"])
+        if len(self.background_means):
+            # -2 log-likelihoods (up to a shared constant): a broad background cluster must not
+            # win over a tight colour just by being broad, nor the other way round; and it must
+            # be clearly more likely, as a lane's colour drifts from picture to picture
+            own = nearest + self._logdet[best]
+            other = (self.background_d2(f) + self._bg_logdet[None, :]).min(axis=1)
+            reject |= other + float(section("colour")["background_margin"]) < own
+        best[reject] = -1
         return np.asarray(best)
 
     def vote(self, x: np.ndarray) -> tuple[int, float, float]:
@@ -95,11 +137,57 @@ class ColourModel:
         total = float(len(x))
         return int(order[0]), counts[order[0]] / total, counts[order[1]] / total
 
+    def with_background(self, pixels: np.ndarray) -> ColourModel:
+        """This model plus background clusters learnt from ``pixels`` (white-balanced BGR, n x 3)
+        that show what lies around the colours on the user's components.
+
+        Pixels near a colour (``colour.background_core_d2``) are left out, and so is any cluster
+        whose centre is that near a colour: the background must never take a colour's own bulk.
+        """
+        cfg = section("colour")
+        core = float(cfg["background_core_d2"])
+        f = features(pixels.reshape(-1, 3)).astype(np.float32)
+        if len(f) == 0:
+            return self
+        f = f[self.d2_features(f).min(axis=1) > core]
+        k = int(cfg["background_clusters"])
+        if len(f) < 20 * k:
+            return ColourModel(self.names, self.means, self.covs)
+        # a fixed subsample and seed keep calibration repeatable and quick
+        rng = np.random.default_rng(0)
+        if len(f) > 20000:
+            f = f[rng.choice(len(f), 20000, replace=False)]
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-4)
+        cv2.setRNGSeed(0)
+        _, labels, _ = cv2.kmeans(f, k, np.empty(0), criteria, 3, cv2.KMEANS_PP_CENTERS)
+        labels = labels.ravel()
+        floor = (float(cfg["min_sigma"]) / 3.0) ** 2
+        means: list[np.ndarray] = []
+        covs: list[np.ndarray] = []
+        for c in range(k):
+            pts = f[labels == c]
+            if len(pts) < max(20, 0.01 * len(f)):
+                continue
+            mean = pts.mean(axis=0)
+            if self.d2_features(mean[None]).min() <= core:
+                continue
+            means.append(mean)
+            covs.append(np.cov(pts.T) + np.eye(3) * floor)
+        if not means:
+            return ColourModel(self.names, self.means, self.covs)
+        return ColourModel(self.names, self.means, self.covs,
+                           np.stack(means).astype(np.float32), np.stack(covs).astype(np.float32))
+
     def to_json(self) -> dict[str, Any]:
         return {"names": self.names, "means": self.means.round(5).tolist(),
-                "covs": self.covs.round(7).tolist()}
+                "covs": self.covs.round(7).tolist(),
+                "background_means": self.background_means.round(5).tolist(),
+                "background_covs": self.background_covs.round(7).tolist()}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ColourModel:
+        bg = data.get("background_means") or []
         return cls(list(data["names"]), np.array(data["means"], np.float32),
-                   np.array(data["covs"], np.float32))
+                   np.array(data["covs"], np.float32),
+                   np.array(bg, np.float32).reshape(-1, 3),
+                   np.array(data.get("background_covs") or [], np.float32).reshape(-1, 3, 3))

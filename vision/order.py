@@ -47,6 +47,8 @@ class OrderLook:
     model: ColourModel
     masks: np.ndarray  # (3, h, w) bool: head, torso, legs pixels of the canonical card
     learnt: bool = False
+    #: the user's cards' long side over short side, as seen in calibration (None: not learnt)
+    aspect: float | None = None
 
     @classmethod
     def default(cls, model: ColourModel) -> OrderLook:
@@ -54,7 +56,8 @@ class OrderLook:
 
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model.to_json(), "learnt": self.learnt,
-                "masks": [np.flatnonzero(m).tolist() for m in self.masks]}
+                "masks": [np.flatnonzero(m).tolist() for m in self.masks],
+                "aspect": None if self.aspect is None else round(self.aspect, 4)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> OrderLook:
@@ -62,8 +65,9 @@ class OrderLook:
         masks = np.zeros((3, h * w), bool)
         for k, idx in enumerate(data["masks"]):
             masks[k, idx] = True
+        aspect = data.get("aspect")
         return cls(ColourModel.from_json(data["model"]), masks.reshape(3, h, w),
-                   bool(data.get("learnt", True)))
+                   bool(data.get("learnt", True)), None if aspect is None else float(aspect))
 
 
 def _upright(box: np.ndarray) -> np.ndarray:
@@ -90,8 +94,26 @@ def _upright(box: np.ndarray) -> np.ndarray:
     return best
 
 
-def find_card(image: np.ndarray) -> np.ndarray:
-    """The card's corners in image pixels (4x2, top-left first, clockwise), upright."""
+def aspect_range(aspect: float | None) -> tuple[float, float]:
+    """Card shapes accepted: near the calibration cards' own shape once that is known."""
+    cfg = section("order")
+    if aspect is None:
+        return float(cfg["min_aspect"]), float(cfg["max_aspect"])
+    tolerance = float(cfg["aspect_tolerance"])
+    return aspect * (1 - tolerance), aspect * (1 + tolerance)
+
+
+def card_aspect(quad: np.ndarray) -> float:
+    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return float(max(a, b) / max(min(a, b), 1e-6))
+
+
+def find_card(image: np.ndarray, aspect: float | None = None) -> np.ndarray:
+    """The card's corners in image pixels (4x2, top-left first, clockwise), upright.
+
+    ``aspect`` is the user's cards' shape learnt in calibration; without it any card-like shape
+    (``order.min_aspect``..``max_aspect``) is accepted."""
     cfg = section("order")
     h, w = image.shape[:2]
     k = float(cfg["work_width"]) / w
@@ -106,11 +128,29 @@ def find_card(image: np.ndarray) -> np.ndarray:
     g8 = np.clip(grad * (255.0 / max(float(np.percentile(grad, 99.5)), 1.0)), 0, 255)
     otsu, _ = cv2.threshold(g8.astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu follows the strong edges of the printed robot; a pale card on a pale table needs a
-    # lower level, a busy table a higher one: try from the highest, keep the first card found
-    best: np.ndarray | None = None
+    # lower level, a busy table a higher one. Levels are tried from the highest and the largest
+    # card kept, until two levels in turn find the same card: at a level too high for the card's
+    # own edge, the robot printed on it (or a frame printed inside it) can look like a smaller
+    # card, and reading that would misplace the parts
+    levels: list[float] = []
     for level in sorted({float(otsu), *(255 * float(x) for x in cfg["edge_levels"])},
                         reverse=True):
-        best = _card_at_level(g8, level, cfg)
+        if not levels or level < 0.95 * levels[-1]:  # nearly equal levels find the same
+            levels.append(level)
+    shape = aspect_range(aspect)
+    best: np.ndarray | None = None
+    for clipped in (False, True):
+        # a card partly out of the picture touches its border like the room does: looked for
+        # only when no whole card is in view
+        previous = 0.0
+        for level in levels:
+            found = _card_at_level(g8, level, cfg, shape, clipped)
+            area = 0.0 if found is None else float(cv2.contourArea(found))
+            if found is not None and (best is None or area > cv2.contourArea(best)):
+                best = found
+            if area > 0 and abs(area - previous) < 0.03 * area:
+                break
+            previous = area
         if best is not None:
             break
     if best is None:
@@ -118,18 +158,41 @@ def find_card(image: np.ndarray) -> np.ndarray:
     return _upright(best / k)
 
 
-def _card_at_level(g8: np.ndarray, level: float, cfg: dict[str, Any]) -> np.ndarray | None:
+def _card_at_level(g8: np.ndarray, level: float, cfg: dict[str, Any],
+                   shape: tuple[float, float], clipped: bool) -> np.ndarray | None:
     sh, sw = g8.shape
     edges: np.ndarray = np.where(g8 > level, 255, 0).astype(np.uint8)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     # whatever is connected to the picture's border without crossing an edge is the room, the
     # table, or the hand and arm holding the card; the rest is the card and what is printed on it
-    count, regions, stats, _ = cv2.connectedComponentsWithStats(255 - edges, connectivity=4)
-    touches = np.zeros(count, bool)
-    for border in (regions[0], regions[-1], regions[:, 0], regions[:, -1]):
-        touches[np.unique(border)] = True
+    count, regions, _, _ = cv2.connectedComponentsWithStats(255 - edges, connectivity=4)
+    rim = np.concatenate([regions[0], regions[-1], regions[1:-1, 0], regions[1:-1, -1]])
+    contact = np.bincount(rim, minlength=count)
+    contact[0] = 0  # label 0 is the edges themselves
+    touches = contact > 0
     background = touches[regions] & (edges == 0)
     fg: np.ndarray = np.where(background, 0, 255).astype(np.uint8)
+    if not clipped:
+        return _card_in(fg, cfg, shape)
+    # a card partly out of view: each region that meets the border along a short stretch
+    # (not the room or the table) is tried as part of the card, one at a time, so an arm
+    # reaching in from the border is never joined to it
+    best: np.ndarray | None = None
+    short = float(cfg["clipped_contact"]) * 2 * (sw + sh)
+    for region in np.flatnonzero((contact > 0) & (contact < short)):
+        trial = fg.copy()
+        trial[regions == region] = 255
+        found = _card_in(trial, cfg, shape)
+        if found is not None and (best is None or
+                                  cv2.contourArea(found) > cv2.contourArea(best)):
+            best = found
+    return best
+
+
+def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float]
+             ) -> np.ndarray | None:
+    """The largest card-shaped blob of a foreground mask, as 4 corners (clockwise)."""
+    sh, sw = fg.shape
     # opening removes what is thinner than a finger: fingertips over the card's edge, seams
     size = 2 * int(cfg["open_fraction"] * min(sw, sh)) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
@@ -139,26 +202,105 @@ def _card_at_level(g8: np.ndarray, level: float, cfg: dict[str, Any]) -> np.ndar
     best_area = 0.0
     for i in range(1, count):
         x, y, bw, bh, area = stats[i]
-        if area < cfg["min_area"] * sw * sh or area <= best_area:
+        if area < cfg["min_area"] * sw * sh:
             continue
         mask = (blobs[y:y + bh, x:x + bw] == i).astype(np.uint8)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
-                                       offset=(int(x), int(y)))
-        hull = cv2.convexHull(np.concatenate(contours))
-        rect = cv2.minAreaRect(hull)
-        rw, rh = rect[1]
-        if min(rw, rh) < 8:
+        quad = _card_outline(mask, cfg, shape, (int(x), int(y), sw, sh))
+        if quad is None:
             continue
-        if cv2.contourArea(hull) < cfg["min_rectangularity"] * rw * rh:
+        quad_area = float(cv2.contourArea(quad))
+        if quad_area <= best_area:
             continue
-        if area < cfg["min_fill"] * rw * rh:
-            continue
-        aspect = max(rw, rh) / min(rw, rh)
-        if not cfg["min_aspect"] <= aspect <= cfg["max_aspect"]:
-            continue
-        best_area = float(area)
-        best = cv2.boxPoints(rect)
+        best_area = quad_area
+        best = quad + np.array([x, y], np.float32)
     return best
+
+
+def _side_line(points: np.ndarray, centre: np.ndarray, angle: float, reach: float,
+               cfg: dict[str, Any]) -> tuple[np.ndarray, float, int]:
+    """The straight card edge facing ``angle`` (radians, outward normal) among outline points:
+    the line, within a few degrees of that normal, that the most outline points lie on.
+
+    A hand over the card adds outline that bulges out or bites in, but no long straight run
+    beside the card's own edge, so the edge's own points win. Returns (normal, offset, count).
+    """
+    steps = int(cfg["edge_tilt_degrees"])
+    tilt = math.radians(steps)
+    phis = np.linspace(angle - tilt, angle + tilt, 2 * steps + 1)
+    normals = np.stack([np.cos(phis), np.sin(phis)], axis=1)  # (n, 2)
+    d = (points - centre) @ normals.T  # (p, n)
+    keep = d > 0.4 * reach  # this side's half of the outline
+    if not keep.any():
+        return normals[steps], 0.0, 0
+    bins = np.round(d).astype(np.int64)
+    width = int(bins.max()) + 3
+    which = np.broadcast_to(np.arange(len(phis)), d.shape)
+    hist = np.bincount((which * width + bins + 1)[keep],
+                       minlength=len(phis) * width).reshape(len(phis), width)
+    # an edge one pixel off straight (perspective, rounding) still counts as one line
+    runs = hist[:, :-2] + hist[:, 1:-1] + hist[:, 2:]
+    row, col = np.unravel_index(int(runs.argmax()), runs.shape)
+    return normals[row], float(col), int(runs[row, col])
+
+
+def _card_outline(mask: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
+                  frame: tuple[int, int, int, int]) -> np.ndarray | None:
+    """The card's four corners (clockwise, in ``mask`` pixels) in a blob that holds the card
+    and maybe a hand over its edge, or None when the blob is not card-shaped. ``frame`` is the
+    mask's place in the picture (x, y, picture width, height): the picture's border is no edge
+    of the card."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    outline = np.concatenate(contours).reshape(-1, 2).astype(np.float64)
+    (cx, cy), (rw, rh), rect_angle = cv2.minAreaRect(outline.astype(np.float32))
+    ox, oy, sw, sh = frame
+    gx, gy = outline[:, 0] + ox, outline[:, 1] + oy
+    outline = outline[(gx > 0) & (gy > 0) & (gx < sw - 1) & (gy < sh - 1)]
+    if len(outline) < 16:
+        return None
+    if min(rw, rh) < 8:
+        return None
+    centre = np.array([cx, cy])
+    base = math.radians(rect_angle)
+    halves = (rw / 2, rh / 2, rw / 2, rh / 2)
+    lines = []
+    for side in range(4):
+        normal, offset, count = _side_line(outline, centre, base + side * math.pi / 2,
+                                           halves[side], cfg)
+        length = 2 * halves[(side + 1) % 4]
+        # an edge must show along a good part of the card: fingers may cover some of it
+        if count < cfg["min_edge_support"] * length:
+            return None
+        lines.append((normal, offset + normal @ centre))
+    corners = []
+    for side in range(4):
+        (n1, c1), (n2, c2) = lines[side], lines[(side + 1) % 4]
+        a = np.array([n1, n2])
+        if abs(np.linalg.det(a)) < 1e-6:
+            return None
+        corners.append(np.linalg.solve(a, np.array([c1, c2])))
+    quad = np.array(corners, np.float32)
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+    short, long_ = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if short > long_:
+        short, long_ = long_, short
+    if short < 8 or not shape[0] <= long_ / short <= shape[1]:
+        return None
+    inside = np.zeros_like(mask)
+    cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+    quad_area = float(inside.sum())
+    # most of the card must be in view (and the outline found must not run far past the blob)
+    if quad_area < cfg["min_visible"] * float(cv2.contourArea(quad)):
+        return None
+    covered = float((inside & mask).sum())
+    # the card fills its outline (fingers over the edge take a little away), and what sticks
+    # out of it (a hand, a thumb) is small beside it
+    if covered < cfg["min_fill"] * quad_area:
+        return None
+    if float(mask.sum()) - covered > cfg["max_outside"] * quad_area:
+        return None
+    return quad
 
 
 def warp_card(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -204,7 +346,7 @@ def read_card(card: np.ndarray, look: OrderLook) -> RobotReading:
 
 
 def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
-    quad = find_card(image)
+    quad = find_card(image, look.aspect)
     reading = read_card(warp_card(image, quad), look)
     x0, y0 = np.maximum(quad.min(axis=0), 0)
     x1, y1 = quad.max(axis=0)
@@ -222,6 +364,7 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     names = fallback.names
     cards: list[np.ndarray] = []
     labels: list[list[int]] = []
+    aspects: list[float] = []
     for image, robot in examples:
         try:
             quad = find_card(image)
@@ -229,8 +372,10 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
             continue
         cards.append(warp_card(image, quad))
         labels.append([names.index(c) for c in robot.split("-")])
+        aspects.append(card_aspect(quad))
     if not cards:
         return OrderLook.default(fallback)
+    aspect = float(np.median(aspects))
     w, h = canonical_size()
     # 1. colours: the saturated pixels of each default band show that part's colour
     bands = default_masks()
@@ -260,5 +405,5 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     overlap = masks.sum(axis=0) > 1
     masks[:, overlap] = False
     if any(m.sum() < cfg["min_mask_pixels"] for m in masks):
-        return OrderLook(model, default_masks(), False)
-    return OrderLook(model, masks, True)
+        return OrderLook(model, default_masks(), False, aspect)
+    return OrderLook(model, masks, True, aspect)

@@ -165,4 +165,10 @@ def learn(examples: list[tuple[np.ndarray, dict[int, str]]], fallback: ColourMod
         sel = raw[lab == k][near[lab == k]]
         if len(sel):
             samples[name] = sel
-    return TilesLook([float(radii[i]) for i in chosen], ColourModel.fit(samples, fallback))
+    model = ColourModel.fit(samples, fallback).with_background(data)
+    # fit again on the pixels the background does not claim (paper blended into a pale lane)
+    own = model.classify(raw.reshape(-1, 3)).reshape(len(data), -1) == lab[:, None]
+    samples = {name: raw[lab == k][own[lab == k]] for k, name in enumerate(names)
+               if own[lab == k].any()}
+    model = ColourModel.fit(samples, fallback).with_background(data)
+    return TilesLook([float(radii[i]) for i in chosen], model)
