@@ -11,6 +11,7 @@ to be like anything seen at all (a hand over the cell is not).
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,17 +50,24 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1)
     mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
-    pos = (ang % 180.0) / 20.0
-    lo = np.floor(pos).astype(np.int64) % 9
-    frac = pos - np.floor(pos)
+    # unsigned orientation in 20-degree bins (float modulo is slow: fold 180..360 by hand)
+    pos = ang * np.float32(1 / 20.0)
+    pos -= np.float32(9.0) * (pos >= 9.0)
+    base = np.floor(pos)
+    frac = pos - base
+    lo = base.astype(np.int32)
+    lo[lo >= 9] = 0
+    hi = lo + 1
+    hi[hi == 9] = 0
     hc, wc = h // 8, w // 8
-    rows = np.arange(5 * h)[:, None] // 8
-    cols = np.arange(5 * w)[None, :] // 8
+    rows = np.arange(5 * h, dtype=np.int32)[:, None] // 8
+    cols = np.arange(5 * w, dtype=np.int32)[None, :] // 8
     cell = (rows * (5 * wc) + cols) * 9
     n = 5 * hc * 5 * wc * 9
     # each pixel votes into its two nearest orientations
-    counts = (np.bincount((cell + lo).ravel(), (mag * (1 - frac)).ravel(), n)
-            + np.bincount((cell + (lo + 1) % 9).ravel(), (mag * frac).ravel(), n))
+    upper = mag * frac
+    counts = (np.bincount((cell + lo).ravel(), (mag - upper).ravel(), n)
+              + np.bincount((cell + hi).ravel(), upper.ravel(), n))
     cells = counts.astype(np.float32).reshape(5 * hc, 5 * wc, 9)
     hist = cells.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
     # 2x2-cell blocks: the four neighbours side by side, in (row, column, orientation) order
@@ -68,11 +76,14 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     blocks /= np.linalg.norm(blocks, axis=-1, keepdims=True) + 1e-3
     shape = blocks.reshape(25, -1)
     shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
-    px = img.reshape(5, h, 5, w, 3).transpose(0, 2, 1, 3, 4).reshape(25, -1, 3)
-    px = px.astype(np.float32)
+    # each cell's mean colour and the spread of its green: an area resize to 5x5 averages
+    # exactly the cells' pixels (much cheaper than reducing over the pixels)
+    f = img.astype(np.float32)
+    mean = cv2.resize(f, (5, 5), interpolation=cv2.INTER_AREA).reshape(25, 3)
+    square = cv2.resize(f[..., 1] * f[..., 1], (5, 5), interpolation=cv2.INTER_AREA).reshape(25)
+    std = np.sqrt(np.maximum(square - mean[:, 1] ** 2, 0.0))
     # the area is white-balanced on the markers: 230 is their paper
-    colour = np.concatenate([px.mean(axis=1) / 230.0, px[..., 1].std(axis=1)[:, None] / 230.0],
-                            axis=1)
+    colour = np.concatenate([mean / 230.0, std[:, None] / 230.0], axis=1)
     weight = float(section("grid")["colour_weight"])
     return np.concatenate([shape, colour * weight / 4], axis=1).astype(np.float32)
 
@@ -192,8 +203,10 @@ def table_margin() -> int:
 
 def balance(area: np.ndarray, white: np.ndarray) -> np.ndarray:
     """White-balanced on the markers' paper: colours compare across pictures and lamps."""
-    gain = (230.0 / np.maximum(white, 8.0)).astype(np.float32)
-    return np.asarray(np.clip(area.astype(np.float32) * gain, 0, 255).astype(np.uint8))
+    gain = 230.0 / np.maximum(np.asarray(white, np.float64), 8.0)
+    # one lookup table per channel: cheaper than multiplying every pixel in floats
+    lut = np.clip(np.arange(256)[:, None] * gain[None, :], 0, 255).astype(np.uint8)
+    return np.asarray(cv2.LUT(area, lut.reshape(256, 1, 3)))
 
 
 def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
@@ -236,39 +249,38 @@ def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, fl
     return feats[usual], feats[~usual], [c for c, u in zip(crops, usual, strict=True) if u]
 
 
-def _inner(cell: np.ndarray) -> np.ndarray:
-    """The middle of a cell: mat lines and a neighbour's card edge stay out."""
-    h, w = cell.shape[:2]
+def _stats(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of each cell's middle (all cells of one size): its pixels (n, k, 3), their median
+    colour (n, 3) and the texture (mean absolute Sobel gradient in grey), all at once."""
+    if not cells:
+        return np.zeros((0, 0, 3), np.float32), np.zeros((0, 3), np.float32), np.zeros(0)
+    stack = np.stack(cells)
+    n, h, w = stack.shape[:3]
     y, x = int(0.18 * h), int(0.18 * w)
-    return cell[y:h - y, x:w - x]
+    inner = stack[:, y:h - y, x:w - x]
+    px = inner.reshape(n, -1, 3).astype(np.float32)
+    # the cells one above the other: the gradient of a middle sees its own cell's pixels only
+    g = cv2.cvtColor(stack.reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grad = (np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+            + np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))).reshape(n, h, w)
+    texture = grad[:, y:h - y, x:w - x].reshape(n, -1).mean(axis=1)
+    return px, np.median(px, axis=1).astype(np.float32), texture
 
 
-def _texture(cell: np.ndarray) -> float:
-    g = cv2.cvtColor(cell, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return float(np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)).mean()
-                 + np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)).mean())
-
-
-def _pixels(cell: np.ndarray) -> np.ndarray:
-    return _inner(cell).reshape(-1, 3).astype(np.float32)
-
-
-def _like(px: np.ndarray, ref: np.ndarray) -> float:
-    """Share of pixels showing the colour ``ref`` (BGR): the same shares of B, G and R (a
-    hand in shade is as dark as a green mat, not as green) and a brightness within a ratio
-    (the light falls off across the table)."""
+def _like(px: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Per cell (``px``: (n, k, 3)), the share of pixels showing the colour ``ref`` (BGR, one
+    or one per cell): the same shares of B, G and R (a hand in shade is as dark as a green
+    mat, not as green) and a brightness within a ratio (the light falls off across the
+    table)."""
     cfg = section("grid")
-    total = px.sum(axis=1) + 1.0
-    ref_total = float(ref.sum()) + 1.0
-    hue_ok = np.abs(px / total[:, None] - ref / ref_total).max(axis=1) \
+    ref = np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3), (len(px), 3))
+    total = px.sum(axis=2) + 1.0
+    ref_total = ref.sum(axis=1, keepdims=True) + 1.0
+    hue_ok = np.abs(px / total[..., None] - (ref / ref_total)[:, None, :]).max(axis=2) \
         <= float(cfg["empty_hue_tolerance"])
     ratio = float(cfg["empty_brightness_ratio"])
     bright_ok = (total >= ref_total / ratio) & (total <= ref_total * ratio)
-    return float((hue_ok & bright_ok).mean())
-
-
-def _median(px: np.ndarray) -> np.ndarray:
-    return np.asarray(np.median(px, axis=0), np.float32)
+    return np.asarray((hue_ok & bright_ok).mean(axis=1))
 
 
 def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.ndarray],
@@ -284,42 +296,35 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     """
     cfg = section("grid")
     share = float(cfg["empty_colour_share"])
-    px = {i: _pixels(cells[i]) for i in candidates}
-    texture = {i: _texture(_inner(cells[i])) for i in candidates}
+    if not candidates:
+        return {}
+    px, medians, texture = _stats([cells[i] for i in candidates])
     mat = look is not None and look.bare_mode == "mat" and len(look.bare) > 0
     if not mat:
         if not table:
             return {}
-        ref = _median(np.array([_median(_pixels(t)) for t in table]))
-        texture_ref = float(np.median([_texture(_inner(t)) for t in table]))
+        _, table_medians, table_texture = _stats(table)
+        ref = np.median(table_medians, axis=0)
+        texture_ref = float(np.median(table_texture))
     else:
         assert look is not None
-        loose_hue = float(cfg["mat_hue_tolerance"])
-        loose_ratio = float(cfg["mat_brightness_ratio"])
         texture_ref = look.bare_texture
-        own = {}
-        for i in candidates:
-            m = _median(px[i])
-            # uniform, as plain as the calibration's mat and near one of its colours
-            if _like(px[i], m) < share or texture[i] > _texture_limit(texture_ref):
-                continue
-            hue = m / (m.sum() + 1.0)
-            for b in look.bare:
-                ratio = (m.sum() + 1.0) / (b.sum() + 1.0)
-                if (np.abs(hue - b / (b.sum() + 1.0)).max() <= loose_hue
-                        and 1 / loose_ratio <= ratio <= loose_ratio):
-                    own[i] = m
-                    break
-        if not own:
+        # plain cells (uniform, as smooth as the calibration's mat) near one of its colours
+        plain = (_like(px, medians) >= share) & (texture <= _texture_limit(texture_ref))
+        hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
+        bare_hue = look.bare / (look.bare.sum(axis=1, keepdims=True) + 1.0)
+        ratio = (medians.sum(axis=1)[:, None] + 1.0) / (look.bare.sum(axis=1)[None, :] + 1.0)
+        loose = float(cfg["mat_brightness_ratio"])
+        near = ((np.abs(hue[:, None, :] - bare_hue[None, :, :]).max(axis=2)
+                 <= float(cfg["mat_hue_tolerance"]))
+                & (ratio >= 1 / loose) & (ratio <= loose)).any(axis=1)
+        if not (plain & near).any():
             return {}
-        ref = _median(np.array(list(own.values())))
-    limit = _texture_limit(texture_ref)
-    out = {}
-    for i in candidates:
-        like = _like(px[i], ref)
-        if like >= share and texture[i] <= limit:
-            out[i] = round(min(1.0, (like - share) / (1 - share) * 0.5 + 0.5), 3)
-    return out
+        ref = np.median(medians[plain & near], axis=0)
+    like = _like(px, ref)
+    ok = (like >= share) & (texture <= _texture_limit(texture_ref))
+    return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
+            for i, sh, good in zip(candidates, like, ok, strict=True) if good}
 
 
 def _texture_limit(texture_ref: float) -> float:
@@ -339,12 +344,12 @@ def learn_bare(cells_by_image: list[list[np.ndarray]], tables: list[list[np.ndar
     for cells, table in zip(cells_by_image, tables, strict=True):
         if not cells:
             continue
-        px = np.concatenate([_pixels(c) for c in cells])
-        colours.append(_median(px))
-        textures.extend(_texture(_inner(c)) for c in cells)
+        px, _, texture = _stats(cells)
+        colours.append(np.median(px.reshape(-1, 3), axis=0).astype(np.float32))
+        textures.extend(float(t) for t in texture)
         if table:
-            ref = _median(np.array([_median(_pixels(t)) for t in table]))
-            table_like.append(bool(np.mean([_like(_pixels(c), ref) for c in cells]) >= share))
+            ref = np.median(_stats(table)[1], axis=0)
+            table_like.append(bool(_like(px, ref).mean() >= share))
     if not colours:
         return "table", np.zeros((0, 3), np.float32), 0.0
     mode = "table" if table_like and np.mean(table_like) > 0.5 else "mat"
@@ -394,83 +399,99 @@ def _normalised(rows: np.ndarray) -> np.ndarray:
     return np.asarray(rows / (np.linalg.norm(rows, axis=1, keepdims=True) + 1e-6))
 
 
-Group = tuple[np.ndarray, np.ndarray, np.ndarray]
+@dataclass
+class _Bank:
+    """Templates ready for correlation at one size: each zero-mean and of unit length over its
+    mask and zero outside it (so a patch times it is the correlation's numerator), the masks
+    (0/1), which mask each template has, and each mask's pixel count."""
+
+    weights: np.ndarray  # (templates, pixels)
+    masks: np.ndarray  # (masks, pixels)
+    mask_of: np.ndarray  # (templates,)
+    counts: np.ndarray  # (masks,)
+
+    @staticmethod
+    def of(templates: np.ndarray, masks: np.ndarray) -> _Bank:
+        n = len(templates)
+        flat_t = templates.reshape(n, -1).astype(np.float32)
+        flat_m = masks.reshape(n, -1) > 127
+        unique, mask_of = np.unique(flat_m, axis=0, return_inverse=True)
+        weights = np.zeros_like(flat_t)
+        for i in range(n):
+            on = flat_m[i]
+            weights[i, on] = _normalised(flat_t[i:i + 1, on])[0]
+        return _Bank(weights, unique.astype(np.float32), mask_of.ravel(),
+                     unique.sum(axis=1).astype(np.float32))
+
+    def correlate(self, patches: np.ndarray) -> np.ndarray:
+        """Normalised correlation over each template's mask: (templates, patches)."""
+        sums = self.masks @ patches.T
+        squares = self.masks @ (patches * patches).T
+        spread = np.sqrt(np.maximum(squares - sums * sums / self.counts[:, None], 1e-6))
+        return np.asarray((self.weights @ patches.T) / spread[self.mask_of])
 
 
-def _template_groups(look: GridLook) -> tuple[list[Group], list[Group]]:
-    """Templates grouped by mask, at half size and at full size: (mask pixels, normalised
-    masked templates, their indices). Computed once per calibration."""
-    cached = look.__dict__.get("_groups")
+def _banks(look: GridLook) -> tuple[_Bank, _Bank]:
+    """The templates at half size and at full size, computed once per calibration."""
+    cached = look.__dict__.get("_banks")
     if cached is not None:
         return cached  # type: ignore[no-any-return]
-    n = len(look.templates)
     half_t = np.stack([_half(t) for t in look.templates])
     half_m = np.stack([_half(m) for m in look.template_masks])
-    out: tuple[list[Group], list[Group]] = ([], [])
-    for groups, templates, masks in ((out[0], half_t, half_m),
-                                     (out[1], look.templates, look.template_masks)):
-        flat_masks = masks.reshape(n, -1) > 127
-        done = np.zeros(n, bool)
-        for i in range(n):
-            if done[i]:
-                continue
-            same = (flat_masks == flat_masks[i]).all(axis=1)
-            done |= same
-            on = flat_masks[i]
-            t = templates[same].reshape(int(same.sum()), -1)[:, on].astype(np.float32)
-            groups.append((on, _normalised(t), np.flatnonzero(same)))
-    look.__dict__["_groups"] = out
-    return out
+    banks = (_Bank.of(half_t, half_m), _Bank.of(look.templates, look.template_masks))
+    look.__dict__["_banks"] = banks
+    return banks
 
 
 def match_values(look: GridLook, window: np.ndarray) -> np.ndarray:
     """Best normalised correlation of each value's templates anywhere in the window, counted
-    only where the values' prints differ (the template's mask): (6,), -1 when unseen.
+    only where the values' prints differ (the template's mask): (6,), -1 when unseen."""
+    return np.asarray(match_windows(look, [window])[0])
+
+
+def match_windows(look: GridLook, windows: list[np.ndarray]) -> np.ndarray:
+    """:func:`match_values` for several windows of one size at once: (n, 6).
 
     Every placement is tried at half size; the values within ``refine_margin`` of the best
     are then correlated at full size around their best placements (small prints, a 3's pips
     inside a 5's, tell apart only there)."""
-    scores = np.full(6, -1.0)
-    if not len(look.templates):
+    n = len(windows)
+    scores = np.full((n, 6), -1.0)
+    if not len(look.templates) or not n:
         return scores
     th, tw = look.templates.shape[1:]
-    if window.shape[0] < th or window.shape[1] < tw:
+    if windows[0].shape[0] < th or windows[0].shape[1] < tw:
         return scores
-    coarse, fine = _template_groups(look)
-    small = _half(window).astype(np.float32)
-    hth, htw = th // COARSE, tw // COARSE
-    n = len(look.templates)
-    best_at = np.zeros((n, 2), np.int64)
-    coarse_score = np.full(n, -1.0)
-    views = sliding_window_view(small, (hth, htw))
-    cols = views.shape[1]
-    patches = views.reshape(-1, hth * htw)
-    for on, templates, index in coarse:
-        corr = templates @ _normalised(patches[:, on]).T
-        arg = corr.argmax(axis=1)
-        coarse_score[index] = corr[np.arange(len(index)), arg]
-        best_at[index] = np.stack([arg // cols, arg % cols], axis=1)
+    coarse, fine = _banks(look)
+    small = np.stack([_half(w) for w in windows]).astype(np.float32)
+    views = sliding_window_view(small, (th // COARSE, tw // COARSE), axis=(1, 2))
+    rows, cols = views.shape[1:3]
+    nt = len(look.templates)
+    corr = coarse.correlate(views.reshape(n * rows * cols, -1)).reshape(nt, n, rows * cols)
+    arg = corr.argmax(axis=2)  # (templates, windows)
+    coarse_score = np.take_along_axis(corr, arg[..., None], axis=2)[..., 0]
     values = look.template_values
-    per_value = np.full(6, -1.0)
+    per_value = np.full((6, n), -1.0)
     for v in range(6):
         if (values == v).any():
-            per_value[v] = coarse_score[values == v].max()
-    keep = per_value >= per_value.max() - float(section("grid")["refine_margin"])
-    big = sliding_window_view(window.astype(np.float32), (th, tw))
+            per_value[v] = coarse_score[values == v].max(axis=0)
+    keep = per_value >= per_value.max(axis=0) - float(section("grid")["refine_margin"])
+    # full size: every template of each kept value around that value's best placement
+    vi, wi = np.nonzero(keep)  # (value, window) pairs to refine
+    if not len(vi):
+        return scores
+    own = values[:, None] == vi[None, :]  # (templates, pairs)
+    best_t = np.where(own, coarse_score[:, wi], -np.inf).argmax(axis=0)
+    flat = arg[best_t, wi]
+    at = np.stack([flat // cols, flat % cols], axis=1) * COARSE
+    big = sliding_window_view(np.stack(windows).astype(np.float32), (th, tw), axis=(1, 2))
     steps = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
-    for on, templates, index in fine:
-        chosen = keep[values[index]]
-        if not chosen.any():
-            continue
-        at = best_at[index[chosen]] * COARSE  # (k, 2)
-        ys = np.clip(at[:, None, 0] + steps[None, :, 0], 0, big.shape[0] - 1).ravel()
-        xs = np.clip(at[:, None, 1] + steps[None, :, 1], 0, big.shape[1] - 1).ravel()
-        p = _normalised(big[ys, xs].reshape(len(ys), -1)[:, on])
-        k = int(chosen.sum())
-        corr = (templates[chosen] @ p.T).reshape(k, k, len(steps))
-        own = corr[np.arange(k), np.arange(k)].max(axis=1)  # each template at its own places
-        for value, score in zip(values[index[chosen]], own, strict=True):
-            scores[value] = max(scores[value], float(score))
+    ys = np.clip(at[:, None, 0] + steps[None, :, 0], 0, big.shape[1] - 1)
+    xs = np.clip(at[:, None, 1] + steps[None, :, 1], 0, big.shape[2] - 1)
+    patches = big[wi[:, None], ys, xs].reshape(len(vi) * len(steps), -1)
+    refined = fine.correlate(patches).reshape(nt, len(vi), len(steps)).max(axis=2)
+    best = np.where(own, refined, -np.inf).max(axis=0)
+    scores[wi, vi] = best
     return scores
 
 
@@ -528,13 +549,24 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
     return np.stack(templates), np.array(values), np.stack(masks)
 
 
-def _distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.asarray(np.sqrt(np.maximum(
-        (a**2).sum(1)[:, None] + (b**2).sum(1)[None, :] - 2 * a @ b.T, 0)))
+def _distances(a: np.ndarray, b: np.ndarray, b_norms: np.ndarray | None = None) -> np.ndarray:
+    """Euclidean distances (len(a), len(b)); ``b_norms``: the squared lengths of ``b``'s rows
+    when known (the calibration's examples: computed once)."""
+    b2 = (b**2).sum(1) if b_norms is None else b_norms
+    return np.asarray(np.sqrt(np.maximum((a**2).sum(1)[:, None] + b2[None, :] - 2 * a @ b.T, 0)))
+
+
+def _feature_norms(look: GridLook) -> np.ndarray:
+    cached = look.__dict__.get("_norms")
+    if cached is None:
+        cached = (look.features**2).sum(1)
+        look.__dict__["_norms"] = cached
+    return np.asarray(cached)
 
 
 def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
-             windows: list[np.ndarray] | None = None, foreign: np.ndarray | None = None
+             windows: list[np.ndarray] | None = None, foreign: np.ndarray | None = None,
+             settled: Callable[[list[bool]], set[int]] | None = None,
              ) -> tuple[list[int | None], list[float], list[bool]]:
     """Per cell: value (None = empty or declined), confidence (0 = declined) and whether it
     looks like a card at all (nearer to the calibration's cards than to any empty cell by
@@ -544,53 +576,57 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     more examples of an empty cell) must be clearly nearer than the nearest of the other kind,
     and near enough to be like anything seen at all. Which value: the value's templates must
     correlate best, by a clear gap, and the nearest calibration card must have that value too.
+    ``settled`` is told which cells look like cards and names the cells already decided
+    otherwise (surely empty): their values are not looked for.
     """
     cfg = section("grid")
-    examples, classes = look.features, look.classes
+    classes = look.classes
+    d = _distances(feats, look.features, _feature_norms(look))
     if table is not None and len(table):
-        examples = np.concatenate([examples, table])
         classes = np.concatenate([classes, np.full(len(table), EMPTY)])
-    d = _distances(feats, examples)
+        d = np.concatenate([d, _distances(feats, table)], axis=1)
     d_foreign = (_distances(feats, foreign).min(axis=1) if foreign is not None and len(foreign)
                  else np.full(len(feats), np.inf))
     card = classes != EMPTY
-    values: list[int | None] = []
-    confidences: list[float] = []
-    card_like: list[bool] = []
     n_cal = len(look.classes)
+    d_card = d[:, card].min(axis=1) if card.any() else np.full(len(d), np.inf)
+    d_empty = d[:, ~card].min(axis=1) if (~card).any() else np.full(len(d), np.inf)
+    card_like = [bool(x) for x in d_card < d_empty * float(cfg["card_guard"])]
+    skip = settled(card_like) if settled is not None else set()
+    values: list[int | None] = [None] * len(d)
+    confidences = [0.0] * len(d)
     table_limit = table_spread(table) * float(cfg["table_factor"]) if table is not None else 0.0
+    to_match: list[tuple[int, int, float]] = []
     for i, row in enumerate(d):
-        d_card = float(row[card].min()) if card.any() else np.inf
-        d_empty = float(row[~card].min()) if (~card).any() else np.inf
-        card_like.append(d_card < d_empty * float(cfg["card_guard"]))
+        if i in skip:
+            continue
+        dc, de = float(d_card[i]), float(d_empty[i])
         # the table outside the area speaks for an empty cell only when the cell is as close
         # to it as its patches are to each other (an arm the colour of the table is not)
         d_cal_empty = float(row[:n_cal][~card[:n_cal]].min()) if (~card[:n_cal]).any() \
             else np.inf
         d_table = float(row[n_cal:].min()) if len(row) > n_cal else np.inf
-        if d_empty < d_card and d_table < d_cal_empty and d_table > table_limit:
-            values.append(None)
-            confidences.append(0.0)
+        if de < dc and d_table < d_cal_empty and d_table > table_limit:
             continue
-        nearest = min(d_card, d_empty)
-        occupancy = 1.0 - nearest / max(d_card, d_empty, 1e-6)
+        nearest = min(dc, de)
+        occupancy = 1.0 - nearest / max(dc, de, 1e-6)
         # the table changes from picture to picture more than cards do: allow it more spread
-        limit = look.max_distance * (float(cfg["empty_spread"]) if d_empty < d_card else 1.0)
-        needed = cfg["min_empty_confidence"] if d_empty < d_card else cfg["min_confidence"]
+        limit = look.max_distance * (float(cfg["empty_spread"]) if de < dc else 1.0)
+        needed = cfg["min_empty_confidence"] if de < dc else cfg["min_confidence"]
         if occupancy < needed or nearest > limit or d_foreign[i] < nearest:
-            values.append(None)
-            confidences.append(0.0)
             continue
-        if d_empty < d_card:
-            values.append(None)
-            confidences.append(round(min(1.0, occupancy), 3))
+        if de < dc:
+            confidences[i] = round(min(1.0, occupancy), 3)
             continue
         knn_value = int(classes[np.flatnonzero(card)[int(row[card].argmin())]])
         if windows is None:
-            values.append(knn_value)
-            confidences.append(round(min(1.0, occupancy), 3))
+            values[i], confidences[i] = knn_value, round(min(1.0, occupancy), 3)
             continue
-        scores = match_values(look, windows[i])
+        to_match.append((i, knn_value, occupancy))
+    if to_match:
+        all_scores = match_windows(look, [windows[i] for i, _, _ in to_match])  # type: ignore[index]
+    for (i, knn_value, occupancy), scores in zip(to_match, all_scores if to_match else [],
+                                                 strict=True):
         order = np.argsort(scores)[::-1]
         best, gap = int(order[0]), float(scores[order[0]] - scores[order[1]])
         # a small gap is enough only when the nearest calibration card agrees
@@ -598,11 +634,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # alone, the templates must be sure: a 3's pips lie inside a 5's, so the two correlate
         alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
         if scores[best] < cfg["min_correlation"] or not (alone or agreed):
-            values.append(None)
-            confidences.append(0.0)
             continue
-        values.append(best)
-        confidences.append(round(min(1.0, occupancy, gap * 2), 3))
+        values[i], confidences[i] = best, round(min(1.0, occupancy, gap * 2), 3)
     return values, confidences, card_like
 
 
@@ -624,8 +657,14 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                          cv2.COLOR_BGR2GRAY)
         windows = [_window(g, r, c) for r in range(5) for c in range(5)]
         table, foreign, patches = table_patches(image, corners, look.inset, white, big)
-        values, confs, card_like = classify(look, feats, table, windows, foreign)
-        sure = surely_empty(cells, [i for i in range(25) if not card_like[i]], patches, look)
+        sure: dict[int, float] = {}
+
+        def settled(card_like: list[bool]) -> set[int]:
+            sure.update(surely_empty(cells, [i for i in range(25) if not card_like[i]],
+                                     patches, look))
+            return set(sure)
+
+        values, confs, _ = classify(look, feats, table, windows, foreign, settled)
         for i in range(25):
             if i in sure:
                 values[i], confs[i] = None, sure[i]
