@@ -8,10 +8,15 @@ queue (what the session does next runs on its own clock). Prints one JSON object
     {"presses", "delivered", "lost", "duplicated", "p50_ms", "p99_ms", "max_ms"}
 
 The simulated board runs in a child process, as a real board is a device of its own; the
-press and delivery times are read from the same system-wide monotonic clock. Its press buffer
-and interrupt queue are enlarged (4096 and 1024) for this rate, a thousand presses a second on a
-shared machine. The debounce lockout is shortened to 1 ms (``--lockout-ms``) so that 10,000
-presses take seconds, not minutes; the lockout does not touch the path being timed.
+press and delivery times are read from the same system-wide monotonic clock. The session's side
+drains the queue as the app does (``CompanionService.poll`` on the UI clock, every 0.1 s): the
+timing ends when the press is in the queue, so the drain's pace does not enter it, but a
+consumer blocked in ``get()`` would be woken by every press and compete with the driver.
+
+The simulated board's press buffer and interrupt queue are enlarged (4096 and 1024) for this
+rate, a thousand presses a second on a shared machine. The debounce lockout is shortened to
+1 ms (``--lockout-ms``) so that 10,000 presses take seconds, not minutes; the lockout does not
+touch the path being timed.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ import time
 
 from companion.config import SirenConfig
 from companion.ports import SirenEvent, SirenPress, SirenStatus
+
+POLL_S = 0.1  # how often the session drains the queue: ui/app.py polls the service every 0.1 s
 
 
 class _TimedQueue(queue.Queue[SirenEvent]):
@@ -71,22 +78,32 @@ def run(presses: int, stations: int, interval_ms: float, lockout_ms: float) -> d
     done = threading.Event()
     connected = threading.Event()
 
-    def consume() -> None:
+    def take(event: SirenEvent) -> None:
         nonlocal duplicated, delivered
-        while not done.is_set():
-            try:
-                event = events.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if isinstance(event, SirenStatus):
-                if event.connected:
-                    connected.set()
-                continue
-            assert isinstance(event, SirenPress)
-            delivered += 1
-            seen[event.seq] = seen.get(event.seq, 0) + 1
-            if seen[event.seq] > 1:
-                duplicated += 1
+        if isinstance(event, SirenStatus):
+            if event.connected:
+                connected.set()
+            return
+        assert isinstance(event, SirenPress)
+        delivered += 1
+        seen[event.seq] = seen.get(event.seq, 0) + 1
+        if seen[event.seq] > 1:
+            duplicated += 1
+
+    def consume() -> None:
+        # The session's side as the app runs it: CompanionService.poll() drains the queue with
+        # get_nowait() from the UI clock every POLL_S, so no thread sleeps on the queue and a
+        # put() wakes nobody. (A thread blocked in get() would be woken by every press and
+        # take the interpreter lock from the driver's reader thread, press after press.)
+        while True:
+            finished = done.wait(POLL_S)
+            while True:
+                try:
+                    take(events.get_nowait())
+                except queue.Empty:
+                    break
+            if finished:
+                return  # after one last drain: a late repeat would still be counted
 
     consumer = threading.Thread(target=consume, name="bench-session", daemon=True)
     consumer.start()

@@ -49,6 +49,7 @@ MAX_HELD = 256
 GAP_S = 1.0  # a missing press number not re-sent in this long is given up (see _skip_gap)
 COMMAND_TRIES = 20  # a command still unacknowledged after this many sends is dropped
 RECENT = 512  # delivered presses remembered to tell a true repeat from a renumbered press
+ACK_EVERY_S = 0.01  # at most one ACK_PRESS this often: a burst of presses costs one, not one each
 
 
 
@@ -161,6 +162,18 @@ class _Packets(serial.threaded.Packetizer):  # type: ignore[misc]
             self.link.count("errors")
             self.link.note_error(exc)
 
+    def idle_timeout(self) -> float | None:
+        """How long the reader may wait for bytes before :meth:`idle` has work (None: forever)."""
+        return self.link.ack_wait()
+
+    def idle(self) -> None:
+        """Nothing arrived for :meth:`idle_timeout`: send the acknowledgement held back."""
+        try:
+            self.link.flush_ack()
+        except Exception as exc:  # same contract as data_received
+            self.link.count("errors")
+            self.link.note_error(exc)
+
     def handle_packet(self, packet: bytes) -> None:
         if not packet:
             return
@@ -205,12 +218,20 @@ class _Reader(serial.threaded.ReaderThread):  # type: ignore[misc]
         self._connection_made.set()
         fd = getattr(self.serial, "fd", None)
         cancel = getattr(self.serial, "pipe_abort_read_r", None)
+        if fd is None or cancel is None:
+            self.serial.timeout = ACK_EVERY_S  # not a POSIX port: poll, so idle() gets its turn
         while self.alive and self.serial.is_open:
             try:
                 if fd is None or cancel is None:  # not a POSIX port: pyserial's own way
                     data = self.serial.read(self.serial.in_waiting or 1)
+                    if not data:
+                        self.protocol.idle()
                 else:
-                    ready, _, _ = select.select([fd, cancel], [], [])
+                    ready, _, _ = select.select([fd, cancel], [], [],
+                                                self.protocol.idle_timeout())
+                    if not ready:
+                        self.protocol.idle()  # never raises: see _Packets
+                        continue
                     if cancel in ready:
                         os.read(cancel, 1000)
                         continue  # stop() was called: the loop condition ends it
@@ -261,6 +282,7 @@ class SerialBoard:
         self._gap_since: float | None = None
         self._recent: dict[int, tuple[int, int]] = {}
         self._ack_due = False
+        self._acked_at = -1.0
         self._status: tuple[bool, str] | None = None
         # What the board should show; replayed after every (re)connection.
         self._window_id = 0
@@ -526,14 +548,29 @@ class SerialBoard:
             self._outstanding[seq] = [frame, time.monotonic(), 1]
             self._write(frame)
 
-    def flush_ack(self) -> None:
-        """Acknowledge, once per chunk read, every press delivered so far."""
+    def flush_ack(self, *, force: bool = False) -> None:
+        """Acknowledge every press delivered so far, unless an ACK_PRESS went out less than
+        ``ACK_EVERY_S`` ago: then it waits for that (the reader thread sends it when
+        :meth:`ack_wait` runs out, or with the next read after that). A lone press is thus
+        acknowledged at once, and a burst of a thousand presses a second costs the board and
+        the line a hundred ACK_PRESS frames, not a thousand, without delaying any press: the
+        acknowledgement only stops the board's re-sending (after 100 ms)."""
         if not self._ack_due or self._boot_id is None:
             return
+        now = time.monotonic()
+        if not force and 0 <= now - self._acked_at < ACK_EVERY_S:
+            return
         self._ack_due = False
+        self._acked_at = now
         body = struct.pack(protocol.ACK_PRESS_BODY, self._boot_id,
                            (self._next_press - 1) & 0xFFFFFFFF)
         self._write(protocol.encode(protocol.ACK_PRESS, self._next_tx(), body))
+
+    def ack_wait(self) -> float | None:
+        """Seconds until a held-back ACK_PRESS is due; None when none is waiting."""
+        if not self._ack_due or self._boot_id is None:
+            return None
+        return max(0.0, self._acked_at + ACK_EVERY_S - time.monotonic())
 
     # ------------------------------------------------------------------ reading (reader thread)
 
@@ -651,7 +688,7 @@ class SerialBoard:
         self._next_press = first
         self._deliver_held()
         self._ack_due = True
-        self.flush_ack()
+        self.flush_ack(force=True)  # from the supervisor: the reader may be waiting for bytes
 
     def _deliver(self, press: SirenPress) -> None:
         self._next_press = (self._next_press + 1) & 0xFFFFFFFF

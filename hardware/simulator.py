@@ -254,7 +254,10 @@ class SimulatedBoard:
             link = Path(self._tmpdir.name) / "robo-siren"
         self.link = Path(link)
         self.clock = FakeClock()
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # the main loop's: one pass at a time, no swap mid-pass
+        self._thumb = threading.Lock()  # the players': one edge into the interrupt queue at a time
+        self._rx_ready = True  # the pty may hold bytes for the firmware (see read)
+        self._busy_until = 0.0  # the main loop steps every 2 ms until then, every 20 ms after
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
@@ -367,8 +370,12 @@ class SimulatedBoard:
     # ------------------------------------------------------------------ the board's serial
 
     def read(self) -> bytes | None:
+        # The main loop only steps after select() said which descriptors are ready, so a pass
+        # woken by a press skips the read (and its EAGAIN) when the host sent nothing.
         serial = self._serial
-        return serial.read() if serial is not None else None
+        if serial is None or not self._rx_ready:
+            return None
+        return serial.read()
 
     def write(self, data: bytes) -> None:
         serial = self._serial
@@ -386,23 +393,39 @@ class SimulatedBoard:
         if not 0 <= station < self.stations:
             raise ValueError(f"the board has stations 0..{self.stations - 1}, not {station}")
         pin = BUTTON_PINS[station]
-        with self._lock:
+        with self._thumb:
             t = self.clock.ticks_us()
             self.machine.drive(pin, 0)
             if not hold:
                 self.machine.drive(pin, 1)
-        self._wake()
+        self._pass_now()
         return t
 
     def release(self, station: int) -> None:
-        with self._lock:
+        with self._thumb:
             self.machine.drive(BUTTON_PINS[station], 1)
-        self._wake()
+        self._pass_now()
+
+    def _pass_now(self) -> None:
+        """The firmware's main loop takes the edge at once: one pass, here, in this thread.
+
+        The pin interrupt has queued the edge (``Board.on_edge``, timestamped at the contact);
+        the pass that turns it into a PRESS frame on the wire runs right away under the loop's
+        lock, as if the loop was just coming round, instead of waking the loop's own thread.
+        On a machine whose CPUs are shared that wake-up is a scheduling delay (often
+        milliseconds under load) that no microcontroller has; the Pico's loop comes round
+        every millisecond at most. The loop's thread still does everything else (the host's
+        frames, re-sending, heartbeats, lights), stepping every 2 ms for a while after a press.
+        """
+        with self._lock:
+            self.board.step()
+        if time.monotonic() >= self._busy_until:
+            self._wake()  # the loop may be in its 20 ms idle stride: make it step every 2 ms
 
     def bounce(self, station: int, edges: list[int]) -> None:
         """Contact bounce: drive the button through ``edges`` microseconds apart (clock frozen)."""
         pin = BUTTON_PINS[station]
-        with self._lock, self.clock.frozen():
+        with self._thumb, self._lock, self.clock.frozen():
             level = 0
             for gap in edges:
                 self.machine.drive(pin, level)
@@ -428,8 +451,8 @@ class SimulatedBoard:
     def _run(self) -> None:
         # The firmware's loop steps every 2 ms while anything happens (a press, a frame from the
         # host); after a quiet spell it steps every 20 ms, so an idle demo costs little CPU. A
-        # press or a frame wakes the loop at once either way, so delivery is not delayed.
-        busy_until = 0.0
+        # frame from the host wakes the loop at once; a press runs its own pass (_pass_now), so
+        # neither waits for the stride.
         while not self._stop.is_set():
             with self._lock:
                 board = self.board
@@ -438,11 +461,14 @@ class SimulatedBoard:
             fds = [self._wake_r] + ([serial.master] if serial is not None else [])
             now = time.monotonic()
             try:
-                ready, _, _ = select.select(fds, [], [], 0.002 if now < busy_until else 0.02)
+                ready, _, _ = select.select(fds, [], [],
+                                            0.002 if now < self._busy_until else 0.02)
             except (OSError, ValueError):
+                self._rx_ready = True
                 continue  # the pty closed under us (unplugged): loop round
+            self._rx_ready = serial is None or serial.master in ready or self._serial is not serial
             if ready:
-                busy_until = time.monotonic() + 0.25
+                self._busy_until = time.monotonic() + 0.25
             if self._wake_r in ready:
                 with contextlib.suppress(BlockingIOError, OSError):
                     os.read(self._wake_r, 4096)

@@ -155,3 +155,77 @@ def test_a_board_that_falls_silent_is_reported_gone(
 
     wait_for(gone, "a disconnected status")
     assert "stopped answering" in driver.last_error
+
+
+class _Clock:
+    """A stand-in for the driver's ``time`` module: ``monotonic`` only moves when told."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_acknowledgements_are_held_back_to_one_per_10_ms(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hardware import serial_board
+
+    clock = _Clock()
+    monkeypatch.setattr(serial_board, "time", clock)
+    driver = SerialBoard(SirenConfig(backend="serial"))
+    sent: list[tuple[int, int]] = []
+
+    def write(data: bytes) -> None:
+        frame = protocol.decode(data[:-1])
+        assert frame is not None and frame[0] == protocol.ACK_PRESS
+        sent.append(struct.unpack(protocol.ACK_PRESS_BODY, frame[2]))
+
+    monkeypatch.setattr(driver, "_write", write)
+    driver._boot_id, driver._next_press, driver._ready = 5, 1, True
+
+    def press(seq: int) -> None:
+        driver.on_frame(protocol.PRESS, seq, struct.pack(
+            protocol.PRESS_BODY, 5, seq, 0, 100 * seq, 0, protocol.NO_WINDOW))
+        driver.flush_ack()  # what the reader does after every read
+
+    assert driver.ack_wait() is None
+    press(1)
+    assert sent == [(5, 1)]  # a lone press: acknowledged at once
+    clock.now += 0.004
+    press(2)
+    clock.now += 0.003
+    press(3)
+    assert sent == [(5, 1)]  # held back: the last ACK_PRESS went out 7 ms ago
+    wait = driver.ack_wait()
+    assert wait is not None and abs(wait - 0.003) < 1e-9
+    clock.now += 0.003
+    driver.flush_ack()  # the reader's wait for bytes ran out: what idle() does
+    assert sent == [(5, 1), (5, 3)]  # one frame for both presses
+    assert driver.ack_wait() is None
+    clock.now += 0.011
+    press(4)
+    assert sent[-1] == (5, 4)  # over 10 ms on: at once again
+    assert driver.stats["delivered"] == 4
+
+
+def test_a_held_back_acknowledgement_goes_out_with_no_more_bytes_from_the_board() -> None:
+    # No heartbeats to wake the reader (60 s): only its own wait for the held-back ACK_PRESS.
+    board = RawBoard()
+    driver = SerialBoard(SirenConfig(backend="serial", port=board.path, heartbeat_s=60.0))
+    driver.start(queue.Queue())
+    try:
+        wait_for(lambda: driver.connected, "the handshake")
+        for seq in range(1, 6):
+            board.press(seq, seq % 6, 100 * seq)
+
+        def acked() -> bool:
+            return any(k == protocol.ACK_PRESS and
+                       struct.unpack(protocol.ACK_PRESS_BODY, b) == (5, 5)
+                       for k, _, b in board.received)
+
+        wait_for(acked, "ACK_PRESS (boot 5, up to 5)")
+    finally:
+        driver.close()
+        board.close()
