@@ -24,11 +24,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import queue
+import select
+import struct
 import subprocess
 import sys
 import threading
 import time
+import tty
 
 from companion.config import SirenConfig
 from companion.ports import SirenEvent, SirenPress, SirenStatus
@@ -183,6 +187,61 @@ def board_side(presses: int, stations: int, interval_ms: float, lockout_ms: floa
     return 0
 
 
+def pty_floor(presses: int, interval_ms: float) -> dict[str, float]:
+    """The pseudo-terminal alone, as a yardstick for :func:`run` on the same machine.
+
+    A child process writes its clock to a pty every ``interval_ms`` and this process times each
+    arrival: the same hop as a PRESS frame's (the kernel's pty work item, then a woken reader),
+    with no firmware, no driver and no other thread. On a machine whose CPUs are shared this
+    hop alone has a tail of milliseconds, which no code above it can remove.
+    """
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "hardware.bench", "--pty-writer", str(master),
+         "--presses", str(presses), "--interval-ms", str(interval_ms)],
+        pass_fds=(master,),
+    )
+    os.close(master)
+    latencies: list[float] = []
+    pending = b""
+    try:
+        while len(latencies) < presses:
+            if not select.select([slave], [], [], 10)[0]:
+                break
+            now = time.perf_counter()
+            try:
+                pending += os.read(slave, 4096)
+            except OSError:
+                break  # the writer is gone
+            while len(pending) >= 8:
+                (sent,) = struct.unpack("d", pending[:8])
+                pending = pending[8:]
+                latencies.append((now - sent) * 1000)
+    finally:
+        child.wait(10)
+        os.close(slave)
+    latencies.sort()
+    return {
+        "p50_ms": round(_percentile(latencies, 0.50), 3),
+        "p99_ms": round(_percentile(latencies, 0.99), 3),
+        "max_ms": round(latencies[-1], 3) if latencies else 0.0,
+    }
+
+
+def pty_writer(fd: int, presses: int, interval_ms: float) -> int:
+    """The child of :func:`pty_floor`: its clock to the pty every ``interval_ms``."""
+    due = time.perf_counter()
+    for _ in range(presses):
+        delay = due - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+        now = time.perf_counter()
+        os.write(fd, struct.pack("d", now))
+        due = now + interval_ms / 1000
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="robo-companion bench siren",
                                      description="time presses from the board to the session")
@@ -191,14 +250,26 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--interval-ms", type=float, default=1.0,
                         help="time between presses (default 1 ms)")
     parser.add_argument("--lockout-ms", type=float, default=1.0)
+    parser.add_argument("--pty-floor", action="store_true",
+                        help="afterwards, time the bare pseudo-terminal hop the same way and "
+                             "print it (and the load average) on stderr")
     parser.add_argument("--board-side", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--pty-writer", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.board_side:
         return board_side(args.presses, args.stations, args.interval_ms, args.lockout_ms)
+    if args.pty_writer is not None:
+        return pty_writer(args.pty_writer, args.presses, args.interval_ms)
     if args.interval_ms * args.stations < 2 * args.lockout_ms:
         parser.error("each station must rest two lockouts between presses: raise --interval-ms")
     result = run(args.presses, args.stations, args.interval_ms, args.lockout_ms)
-    print(json.dumps(result))
+    print(json.dumps(result), flush=True)
+    if args.pty_floor:
+        load = os.getloadavg()[0]
+        floor = pty_floor(args.presses, args.interval_ms)
+        print(f"load average {load:.2f}; the pty alone (no firmware, no driver): "
+              f"p50 {floor['p50_ms']} ms, p99 {floor['p99_ms']} ms, max {floor['max_ms']} ms",
+              file=sys.stderr)
     return 0
 
 

@@ -87,6 +87,16 @@ def test_bench_prints_one_json_object(capsys: pytest.CaptureFixture[str]) -> Non
     assert result["presses"] == 60 and result["lost"] == 0 and result["duplicated"] == 0
 
 
+def test_bench_can_time_the_bare_pty_beside_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--presses", "30", "--interval-ms", "2", "--pty-floor"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["presses"] == 30  # stdout stays one JSON object
+    assert "the pty alone" in err and "load average" in err
+    floor = bench.pty_floor(20, 1.0)
+    assert set(floor) == {"p50_ms", "p99_ms", "max_ms"}
+    assert 0 <= floor["p50_ms"] <= floor["p99_ms"] <= floor["max_ms"]
+
+
 def test_firmware_modules_avoid_what_micropython_lacks() -> None:
     # The board runs these files as they are: no typing, dataclasses or __future__ imports.
     firmware = Path(hardware.__file__).parent / "firmware"
