@@ -229,3 +229,18 @@ def test_a_held_back_acknowledgement_goes_out_with_no_more_bytes_from_the_board(
     finally:
         driver.close()
         board.close()
+
+
+def test_start_shortens_the_thread_switch_interval_never_lengthens_it() -> None:
+    import sys
+
+    before = sys.getswitchinterval()
+    try:
+        for given, expected in ((0.005, 0.001), (0.0005, 0.0005)):
+            sys.setswitchinterval(given)
+            driver = SerialBoard(SirenConfig(backend="serial", port="/nonexistent/robo-siren"))
+            driver.start(queue.Queue())
+            driver.close()
+            assert sys.getswitchinterval() == pytest.approx(expected)
+    finally:
+        sys.setswitchinterval(before)
