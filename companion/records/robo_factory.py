@@ -27,6 +27,7 @@ ATTEMPT_KEYS = {"robots", "eureka"}
 # one that names what is wrong; the quick test only ever accepts what the careful path accepts.
 _EMPTY: dict[str, Any] = {}  # read only
 _OPTIONS = {(t.value, p.value): Options(t, p) for t in Tie for p in Penalty}
+_TURN_OVER = Stage.OVER  # (an enum member read off its class is slow in Python 3.11)
 
 
 def _object(value: Any, where: str, field: str) -> dict[str, Any]:
@@ -141,7 +142,7 @@ def _apply_turn(
     laid = False
     if type(board) is list and len(board) == 3:
         try:  # three cards, spelt right, all different from each other and from the order
-            game.set_board([known[text] for text in board])
+            game.set_board([known[board[0]], known[board[1]], known[board[2]]])
             laid = True
         except (KeyError, TypeError, RuleError):
             pass  # set_board changes nothing when it refuses
@@ -198,7 +199,7 @@ def _apply_attempt(
     else:
         attempt = _object(value, where, "attempt")
         no_unknown(attempt, ATTEMPT_KEYS, where)
-    if game.turns[-1].stage is Stage.OVER:
+    if game.turns[-1].stage is _TURN_OVER:
         try:
             game.check_attempt({}, {})
         except RuleError as exc:
@@ -208,8 +209,10 @@ def _apply_attempt(
     robots_obj = attempt["robots"]
     if type(robots_obj) is not dict:
         robots_obj = _object(robots_obj, where, "robots")
-    try:  # every robot spelt as one of the cards
-        robots = {name: known[text] for name, text in robots_obj.items()}
+    robots: dict[str, Robot] = {}
+    try:  # every robot spelt as one of the cards (a loop: cheaper than a comprehension here)
+        for name, text in robots_obj.items():
+            robots[name] = known[text]
     except (KeyError, TypeError):  # the first that is not, in the record's order, is named
         robots = {
             name: _robot(palette, text, where, f"robots.{name}")
@@ -237,7 +240,10 @@ def _apply_attempt(
 
 def _in_seat_order(game: RoboFactoryGame, obj: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """The items of ``obj`` by seat; names the game does not know come last (and are refused)."""
-    items = [(p, obj[p]) for p in game.players if p in obj]
+    items = []
+    for p in game.players:  # (a loop: cheaper than a comprehension over a handful of names)
+        if p in obj:
+            items.append((p, obj[p]))
     if len(items) != len(obj):
         items.extend((k, v) for k, v in obj.items() if k not in game.players)
     return items
@@ -255,17 +261,27 @@ def _nothing_after(
 def summary(game: RoboFactoryGame) -> dict[str, Any]:
     """The replay object of DESIGN.md for the state ``game`` has reached."""
     turns = []
+    players = game.players
     for turn in game.turns:
+        # (plain loops: cheaper than comprehensions over a handful of items)
+        tiles = turn.purchase_tiles
+        purchase_tiles = {}
+        if tiles:
+            for p in players:
+                if p in tiles:
+                    purchase_tiles[p] = tiles[p]
         entry: dict[str, Any] = {
             "customer": turn.customer,
             "board_tiles": turn.board_tiles,
-            "purchase_tiles": {
-                p: turn.purchase_tiles[p] for p in game.players if p in turn.purchase_tiles
-            },
+            "purchase_tiles": purchase_tiles,
         }
-        if turn.attempts and not turn.attempts[0].correct:
-            entry["feedback_tiles"] = turn.attempts[0].feedback_tiles
-        entry["correct"] = [list(a.correct) for a in turn.attempts]
+        attempts = turn.attempts
+        if attempts and not attempts[0].correct:
+            entry["feedback_tiles"] = attempts[0].feedback_tiles
+        correct = []
+        for attempt in attempts:
+            correct.append(list(attempt.correct))
+        entry["correct"] = correct
         turns.append(entry)
     return {
         "game": GAME,

@@ -90,8 +90,13 @@ class Payment(NamedTuple):
         return f"{self.payer} pays {self.amount} to {self.payee} ({self.reason})"
 
 
-# Building a named tuple through its class runs a Python-level __new__; the ledger makes dozens of
-# payments per game, so the hot paths build them straight from the tuple type (same objects).
+# Replay is hot (``robo-companion bench rules``), and in CPython 3.11 a few idioms cost far more
+# than they look, so the hot paths below avoid them:
+# - building a named tuple through its class runs a Python-level __new__: payments and attempt
+#   results are built straight from the tuple type (the objects are the same);
+# - a comprehension creates and calls a function object each time: over a handful of items a
+#   plain loop is cheaper;
+# - reading an enum member off its class is slow: stages are compared with module aliases.
 _tuple_new = tuple.__new__
 
 
@@ -113,8 +118,6 @@ class Stage(StrEnum):
     OVER = "over"  # the turn has ended
 
 
-# Reading an enum member off its class costs a few times a plain global lookup in Python 3.11, and
-# replay compares stages several times per turn: the hot paths use these aliases.
 _ORDER, _BOARD, _PRODUCTION, _OVER = Stage.ORDER, Stage.BOARD, Stage.PRODUCTION, Stage.OVER
 _SHARE, _RULEBOOK = Tie.SHARE, Penalty.RULEBOOK
 
@@ -135,10 +138,10 @@ class Turn:
         order = self.order
         if order is None:
             return []
-        return [
-            (order.head == c.head) + (order.torso == c.torso) + (order.legs == c.legs)
-            for c in self.board
-        ]
+        tiles = []  # data tiles, part by part (indexing a tuple beats reading its named fields)
+        for card in self.board:
+            tiles.append((order[0] == card[0]) + (order[1] == card[1]) + (order[2] == card[2]))
+        return tiles
 
     def advance(self) -> None:
         """Recompute :attr:`stage` after the turn changed (kept, not derived: replay is hot)."""
@@ -194,13 +197,15 @@ class RoboFactoryGame:
         self._finished = False
         # Replay is hot: who manufactures for each Customer is worked out once.
         self._makers: dict[str, tuple[str, ...]] = {
-            c: tuple(p for p in names if p != c) for c in names
+            c: (*names[:i], *names[i + 1 :]) for i, c in enumerate(names)
         }
         # ... and as a set, to check an attempt names exactly the Manufacturers
         self._maker_sets: dict[str, frozenset[str]] = {
             c: frozenset(m) for c, m in self._makers.items()
         }
         self._first_index = names.index(first)
+        # the turns a game lasts without extra rounds (2 players: 3 rounds, else 2)
+        self._base_turns = (3 if len(names) == 2 else 2) * len(names)
 
     # ------------------------------------------------------------------ queries
 
@@ -246,7 +251,7 @@ class RoboFactoryGame:
         return self._finished
 
     def _compute_finished(self) -> bool:
-        if len(self.turns) < (3 if len(self.players) == 2 else 2) * len(self.players):
+        if len(self.turns) < self._base_turns:
             return False  # the common case on the replay path: the game is young
         due = self._turns_due()
         return len(self.turns) >= due and self._turn_complete(due)
@@ -312,7 +317,7 @@ class RoboFactoryGame:
     def set_order(self, order: Robot) -> None:
         turn = self._require_stage(_ORDER, "set the order card")  # check_set_order, inlined
         turn.order = order
-        turn.advance()
+        turn.stage = _BOARD  # what advance() finds: no board card can come before the order
 
     def check_board_card(self, card: Robot, slot: int | None = None) -> None:
         turn = self._require_stage(_BOARD, "lay a board card")
@@ -351,12 +356,15 @@ class RoboFactoryGame:
         self.check_set_board(cards)
         turn = self.turns[-1]
         turn.board = tuple(cards)
-        turn.advance()
+        turn.stage = _PRODUCTION  # what advance() finds: no attempt can come before the board
 
     # ------------------------------------------------------------------ purchases
 
     def check_buy(self, manufacturer: str, card: Robot) -> None:
-        turn = self._require_stage(_PRODUCTION, "buy a data tile")
+        turns = self.turns  # _require_stage, inlined: this runs for every purchase
+        if not turns or turns[-1].stage is not _PRODUCTION:
+            raise self._stage_error("buy a data tile")
+        turn = turns[-1]
         if turn.attempts:
             raise IllegalPurchase("data tiles can only be bought before the first attempt")
         if manufacturer not in self.players:
@@ -379,7 +387,7 @@ class RoboFactoryGame:
         order = turn.order
         assert order is not None
         turn.purchases[manufacturer] = card
-        tile = (order.head == card.head) + (order.torso == card.torso) + (order.legs == card.legs)
+        tile = (order[0] == card[0]) + (order[1] == card[1]) + (order[2] == card[2])  # data_tile
         turn.purchase_tiles[manufacturer] = tile
         customer = turn.customer
         cubes = self.cubes
@@ -393,7 +401,10 @@ class RoboFactoryGame:
     # ------------------------------------------------------------------ attempts
 
     def check_attempt(self, robots: Mapping[str, Robot], eureka: Mapping[str, int]) -> None:
-        turn = self._require_stage(_PRODUCTION, "reveal robots")
+        turns = self.turns  # _require_stage, inlined: this runs for every attempt
+        if not turns or turns[-1].stage is not _PRODUCTION:
+            raise self._stage_error("reveal robots")
+        turn = turns[-1]
         customer = turn.customer
         if customer in robots:
             raise IllegalAttempt(f"{customer} is the Customer and builds no robot")
@@ -429,9 +440,13 @@ class RoboFactoryGame:
         makers = self._makers[customer]
         # The result keeps its own copies, in seat order (the caller may reuse its dicts), and
         # everything below walks them, so the ledger reads the same way every time.
-        robots = {m: robots[m] for m in makers}
+        # (a record lists the robots in seat order already: then a plain copy keeps that order)
+        robots = dict(robots) if tuple(robots) == makers else {m: robots[m] for m in makers}
         eureka = {m: eureka[m] for m in makers if m in eureka} if eureka else {}
-        correct = [m for m, robot in robots.items() if robot == order]
+        correct: list[str] = []  # (plain loops: see the note on the hot paths at the top)
+        for name, robot in robots.items():
+            if robot == order:
+                correct.append(name)
         cubes = self.cubes
         paid: list[Payment] = []
         for name, roll in eureka.items():
@@ -451,11 +466,10 @@ class RoboFactoryGame:
                     paid.append(_tuple_new(Payment, (BANK, name, REWARD_FIRST, "correct robot")))
                     cubes[name] += REWARD_FIRST
             else:
-                # data tiles, part by part (indexing a tuple is cheaper than its named fields)
-                feedback = {
-                    m: (order[0] == r[0]) + (order[1] == r[1]) + (order[2] == r[2])
-                    for m, r in robots.items()
-                }
+                for name, robot in robots.items():  # data tiles (as in Turn.board_tiles)
+                    feedback[name] = (
+                        (order[0] == robot[0]) + (order[1] == robot[1]) + (order[2] == robot[2])
+                    )
         else:
             reason = "correct robot, second attempt"
             for name in correct:
@@ -471,7 +485,7 @@ class RoboFactoryGame:
                         cubes[name] -= PENALTY_SECOND
                         cubes[customer] += PENALTY_SECOND
         self.payments.extend(paid)
-        result = AttemptResult(number, robots, eureka, correct, paid, feedback)
+        result = _tuple_new(AttemptResult, (number, robots, eureka, correct, paid, feedback))
         turn.attempts.append(result)
         if correct or number == 2:  # Turn.advance(), decided here without re-reading the turn
             turn.stage = _OVER
