@@ -191,7 +191,7 @@ def table_features(image: np.ndarray, corners: np.ndarray, inset: tuple[float, f
                    white: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Features of table patches just outside the play area, cell-sized: what an empty cell
     looks like in this very picture (the table changes from picture to picture; cards do not)."""
-    feats, foreign, _ = table_patches(image, corners, inset, white)
+    feats, foreign, _, _ = table_patches(image, corners, inset, white)
     return feats, foreign
 
 
@@ -211,9 +211,10 @@ def balance(area: np.ndarray, white: np.ndarray) -> np.ndarray:
 
 def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
                   white: np.ndarray | None = None, big: np.ndarray | None = None
-                  ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
-    """:func:`table_features`, and the usual patches' pixels (white-balanced). ``big``: the
-    area already rectified with :func:`table_margin` around (and balanced)."""
+                  ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]:
+    """:func:`table_features`, the usual patches' pixels (white-balanced) and their centres
+    (x, y in cells from the area's top-left corner). ``big``: the area already rectified with
+    :func:`table_margin` around (and balanced)."""
     w, h = _cell_size()
     gap = float(section("grid")["table_gap"])
     m = table_margin()
@@ -222,6 +223,7 @@ def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, fl
     ih, iw = image.shape[:2]
     H_inv = np.linalg.inv(_area_homography(corners, inset, m))
     crops = []
+    centres: list[tuple[float, float]] = []
     gx, gy = int((1 + gap) * w), int((1 + gap) * h)
     for k in range(5):
         for x, y in ((m + k * w, m - gy), (m + k * w, m + 5 * h + gy - h),
@@ -231,22 +233,26 @@ def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, fl
             if (src < 0).any() or (src[:, 0] >= iw).any() or (src[:, 1] >= ih).any():
                 continue  # off the picture
             crops.append(big[y:y + h, x:x + w])
+            centres.append(((x - m) / w + 0.5, (y - m) / h + 0.5))
     if not crops:
-        return np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32), []
+        return (np.zeros((0, 0), np.float32), np.zeros((0, 0), np.float32), [],
+                np.zeros((0, 2), np.float32))
     mosaic = np.zeros((5 * h + 8, 5 * w + 8, 3), np.uint8)
     for i, crop in enumerate(crops[:25]):
         r, c = divmod(i, 5)
         mosaic[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w] = crop
     feats = area_features(mosaic)[:min(len(crops), 25)]
     crops = crops[:25]
+    at = np.array(centres[:25], np.float32)
     if len(feats) < 4:
-        return feats, np.zeros((0, feats.shape[1]), np.float32), crops
+        return feats, np.zeros((0, feats.shape[1]), np.float32), crops, at
     # an arm reaching over the table is not the table: keep the patches that look like most;
     # the others are "something foreign", and a cell that looks like them is declined
     d = _distances(feats, feats)
     typical = np.median(d, axis=1)
     usual = typical <= np.median(typical) * float(section("grid")["table_outlier"])
-    return feats[usual], feats[~usual], [c for c, u in zip(crops, usual, strict=True) if u]
+    return (feats[usual], feats[~usual], [c for c, u in zip(crops, usual, strict=True) if u],
+            at[usual])
 
 
 def _stats(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -284,7 +290,8 @@ def _like(px: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 
 def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.ndarray],
-                 look: GridLook | None = None) -> dict[int, float]:
+                 look: GridLook | None = None, table_at: np.ndarray | None = None
+                 ) -> dict[int, float]:
     """Of ``candidates``, the cells that surely show the bare surface, with a confidence.
 
     The bare surface is this picture's table just outside the area (``table``: its usual
@@ -292,7 +299,9 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     printed under the area: its colour in this picture is what the cells that look like the
     calibration's mat (loosely: light and print runs shift it) have in common. A cell is surely
     empty only when nearly all its middle shows that colour and it has no more texture than
-    the surface has; anything else (a hand, a sleeve, a card) makes it decline.
+    the surface has; anything else (a hand, a sleeve, a card) makes it decline. With
+    ``table_at`` (the patches' centres, in cells; the cells are the 25 of the area), each cell
+    is compared with the table patches nearest to it: the light falls off across the table.
     """
     cfg = section("grid")
     share = float(cfg["empty_colour_share"])
@@ -306,6 +315,12 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         _, table_medians, table_texture = _stats(table)
         ref = np.median(table_medians, axis=0)
         texture_ref = float(np.median(table_texture))
+        near = int(cfg["table_neighbours"])
+        if table_at is not None and len(table) > near:
+            at = np.array([(i % 5 + 0.5, i // 5 + 0.5) for i in candidates], np.float32)
+            dist = np.linalg.norm(at[:, None, :] - table_at[None, :, :], axis=2)
+            nearest = np.argsort(dist, axis=1)[:, :near]
+            ref = np.median(table_medians[nearest], axis=1)
     else:
         assert look is not None
         texture_ref = look.bare_texture
@@ -318,10 +333,21 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         near = ((np.abs(hue[:, None, :] - bare_hue[None, :, :]).max(axis=2)
                  <= float(cfg["mat_hue_tolerance"]))
                 & (ratio >= 1 / loose) & (ratio <= loose)).any(axis=1)
-        if not (plain & near).any():
-            return {}
-        ref = np.median(medians[plain & near], axis=0)
+        mats = np.flatnonzero(plain & near)
+        if len(mats) < 2:
+            return {}  # one plain cell alone has nothing in this picture to agree with
+        overall = np.median(medians[mats], axis=0)
+        # each cell against the mat cells nearest to it (never itself): the light falls off
+        # across the area more than one colour allows
+        at = np.array([(i % 5, i // 5) for i in candidates], np.float32)
+        dist = np.linalg.norm(at[:, None, :] - at[None, mats, :], axis=2)
+        dist[mats == np.arange(len(candidates))[:, None]] = np.inf
+        nearest = np.argsort(dist, axis=1)[:, :min(int(cfg["table_neighbours"]), len(mats) - 1)]
+        ref = np.median(medians[mats][nearest], axis=1)
     like = _like(px, ref)
+    if ref.ndim == 2:
+        # the surface here or overall: a shadow or a lamp's fall-off may favour either
+        like = np.maximum(like, _like(px, overall if mat else np.median(table_medians, axis=0)))
     ok = (like >= share) & (texture <= _texture_limit(texture_ref))
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
@@ -656,12 +682,13 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         g = cv2.cvtColor(raw[m - MARGIN:m + 5 * h + MARGIN, m - MARGIN:m + 5 * w + MARGIN],
                          cv2.COLOR_BGR2GRAY)
         windows = [_window(g, r, c) for r in range(5) for c in range(5)]
-        table, foreign, patches = table_patches(image, corners, look.inset, white, big)
+        table, foreign, patches, table_at = table_patches(image, corners, look.inset, white,
+                                                          big)
         sure: dict[int, float] = {}
 
         def settled(card_like: list[bool]) -> set[int]:
             sure.update(surely_empty(cells, [i for i in range(25) if not card_like[i]],
-                                     patches, look))
+                                     patches, look, table_at))
             return set(sure)
 
         values, confs, _ = classify(look, feats, table, windows, foreign, settled)
@@ -696,7 +723,7 @@ def _cells_and_table(image: np.ndarray, corners: np.ndarray, inset: tuple[float,
                      white: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
     """The 25 cells, the usual table patches around and the white-balanced area."""
     _, big, area, cells = _warp(image, corners, inset, white)
-    _, _, patches = table_patches(image, corners, inset, white, big)
+    _, _, patches, _ = table_patches(image, corners, inset, white, big)
     return cells, patches, area
 
 
