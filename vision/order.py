@@ -49,6 +49,10 @@ class OrderLook:
     learnt: bool = False
     #: the user's cards' long side over short side, as seen in calibration (None: not learnt)
     aspect: float | None = None
+    #: how clearly the learnt part shapes must tell top from bottom before a card is read
+    #: turned (None: the art does not tell them apart, so the top is the side nearer the top of
+    #: the picture)
+    turn_margin: float | None = None
 
     @classmethod
     def default(cls, model: ColourModel) -> OrderLook:
@@ -57,7 +61,8 @@ class OrderLook:
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model.to_json(), "learnt": self.learnt,
                 "masks": [np.flatnonzero(m).tolist() for m in self.masks],
-                "aspect": None if self.aspect is None else round(self.aspect, 4)}
+                "aspect": None if self.aspect is None else round(self.aspect, 4),
+                "turn_margin": None if self.turn_margin is None else round(self.turn_margin, 4)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> OrderLook:
@@ -65,9 +70,10 @@ class OrderLook:
         masks = np.zeros((3, h * w), bool)
         for k, idx in enumerate(data["masks"]):
             masks[k, idx] = True
-        aspect = data.get("aspect")
+        aspect, turn = data.get("aspect"), data.get("turn_margin")
         return cls(ColourModel.from_json(data["model"]), masks.reshape(3, h, w),
-                   bool(data.get("learnt", True)), None if aspect is None else float(aspect))
+                   bool(data.get("learnt", True)), None if aspect is None else float(aspect),
+                   None if turn is None else float(turn))
 
 
 def _upright(box: np.ndarray) -> np.ndarray:
@@ -320,18 +326,27 @@ def warp_card(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.asarray(card / white)
 
 
+def classes(card: np.ndarray, look: OrderLook) -> np.ndarray:
+    """Each canonical pixel's colour index, or -1 (paper, print lines): (h, w)."""
+    return look.model.classify(card.reshape(-1, 3)).reshape(card.shape[:2])
+
+
 def read_card(card: np.ndarray, look: OrderLook) -> RobotReading:
+    return read_classes(classes(card, look), look)
+
+
+def read_classes(cls: np.ndarray, look: OrderLook) -> RobotReading:
+    """The robot from a canonical card's colour indices (see :func:`classes`)."""
     cfg = section("order")
     colours: list[str | None] = []
     confidences: list[float] = []
     for k in range(3):
-        pixels = card[look.masks[k]]
-        cls_ = look.model.classify(pixels)
+        cls_ = cls[look.masks[k]]
         counts = np.bincount(cls_[cls_ >= 0], minlength=len(look.model.names)).astype(float)
         order = np.argsort(counts)[::-1]
         # learnt masks cover only the part; default bands also hold paper, so count colours only
-        total = float(len(pixels)) if look.learnt else max(float(counts.sum()), 1.0)
-        enough = counts.sum() >= max(cfg["min_mask_pixels"], 0.15 * len(pixels))
+        total = float(len(cls_)) if look.learnt else max(float(counts.sum()), 1.0)
+        enough = counts.sum() >= max(cfg["min_mask_pixels"], 0.15 * len(cls_))
         share, runner_up = counts[order[0]] / total, counts[order[1]] / total
         confidence = round(float(max(0.0, share - runner_up)), 3)
         confidences.append(confidence)
@@ -345,9 +360,56 @@ def read_card(card: np.ndarray, look: OrderLook) -> RobotReading:
     return RobotReading("-".join(c for c in colours if c is not None), min(parts), parts)
 
 
+def layout_fit(cls: np.ndarray, masks: np.ndarray) -> float:
+    """How well the parts' shapes on this card match the learnt ones (mean overlap, 0..1).
+
+    Each part's colour, where it shows in that part's wide band, is compared with the part's
+    learnt mask. On a card turned upside down the legs sit where the head should be, so the
+    fit drops when the head and legs are drawn differently.
+    """
+    h = cls.shape[0]
+    fits = []
+    for k, (top, bottom) in enumerate(WIDE_BANDS):
+        mask = masks[k]
+        inside = cls[mask]
+        inside = inside[inside >= 0]
+        if len(inside) == 0:
+            fits.append(0.0)
+            continue
+        shown = np.zeros_like(mask)
+        shown[int(top * h):int(bottom * h)] = cls[int(top * h):int(bottom * h)] == \
+            np.bincount(inside).argmax()
+        fits.append(float((shown & mask).sum()) / max(float((shown | mask).sum()), 1.0))
+    return float(np.mean(fits))
+
+
+def turn_evidence(cls: np.ndarray, masks: np.ndarray) -> float:
+    """Positive when the card is the right way up, negative when it is upside down."""
+    return layout_fit(cls, masks) - layout_fit(cls[::-1, ::-1], masks)
+
+
+def read_turned(cls: np.ndarray, look: OrderLook) -> RobotReading:
+    """The reading of a card whose top may be either end: the learnt part shapes decide; when
+    they do not tell clearly, the card is read only if it reads the same either way up."""
+    upright = read_classes(cls, look)
+    if not look.learnt or look.turn_margin is None:
+        return upright
+    evidence = turn_evidence(cls, look.masks)
+    if evidence >= look.turn_margin:
+        return upright
+    turned = read_classes(cls[::-1, ::-1], look)
+    if evidence <= -look.turn_margin:
+        return turned
+    # a robot whose head and legs share a colour reads the same either way up
+    if upright.robot is not None and (upright.robot == turned.robot or
+                                      upright.robot.split("-")[0] == upright.robot.split("-")[2]):
+        return upright
+    return RobotReading(None, 0.0, upright.parts)
+
+
 def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
     quad = find_card(image, look.aspect)
-    reading = read_card(warp_card(image, quad), look)
+    reading = read_turned(classes(warp_card(image, quad), look), look)
     x0, y0 = np.maximum(quad.min(axis=0), 0)
     x1, y1 = quad.max(axis=0)
     return OrderObservation(reading), (int(x0), int(y0), int(x1), int(y1))
@@ -406,4 +468,9 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     masks[:, overlap] = False
     if any(m.sum() < cfg["min_mask_pixels"] for m in masks):
         return OrderLook(model, default_masks(), False, aspect)
-    return OrderLook(model, masks, True, aspect)
+    # 3. how clearly the part shapes tell the card's top from its bottom
+    look = OrderLook(model, masks, True, aspect)
+    evidence = float(np.median([turn_evidence(classes(card, look), masks) for card in cards]))
+    if evidence >= cfg["min_turn_evidence"]:
+        look.turn_margin = float(cfg["turn_fraction"]) * evidence
+    return look
