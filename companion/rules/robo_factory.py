@@ -288,7 +288,7 @@ class RoboFactoryGame:
 
     def begin_turn(self, customer: str) -> None:
         self.check_begin_turn(customer)
-        self.turns.append(Turn(customer=customer, number=len(self.turns) + 1))
+        self.turns.append(Turn(customer, len(self.turns) + 1))  # (keywords cost more per call)
 
     # ------------------------------------------------------------------ order and board
 
@@ -442,7 +442,8 @@ class RoboFactoryGame:
         # everything below walks them, so the ledger reads the same way every time.
         # (a record lists the robots in seat order already: then a plain copy keeps that order)
         robots = dict(robots) if tuple(robots) == makers else {m: robots[m] for m in makers}
-        eureka = {m: eureka[m] for m in makers if m in eureka} if eureka else {}
+        # (with no caller or one, a plain copy is in seat order too)
+        eureka = {m: eureka[m] for m in makers if m in eureka} if len(eureka) > 1 else dict(eureka)
         correct: list[str] = []  # (plain loops: see the note on the hot paths at the top)
         for name, robot in robots.items():
             if robot == order:
