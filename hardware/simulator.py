@@ -33,6 +33,7 @@ BUTTON_PINS = firmware_config.BUTTON_PINS
 LIGHT_PINS = firmware_config.LIGHT_PINS
 SIM_BOARD_ID = "robo-siren-simulated"
 WRITE_WAIT_S = 0.05
+READ_SIZE = 4096  # the most the board's serial takes from the pty in one read
 
 
 class FakeClock:
@@ -183,7 +184,7 @@ class _PtySerial:
         if self.closed:
             return None
         try:
-            return os.read(self.master, 4096) or None
+            return os.read(self.master, READ_SIZE) or None
         except (BlockingIOError, OSError):
             return None
 
@@ -370,12 +371,15 @@ class SimulatedBoard:
     # ------------------------------------------------------------------ the board's serial
 
     def read(self) -> bytes | None:
-        # The main loop only steps after select() said which descriptors are ready, so a pass
-        # woken by a press skips the read (and its EAGAIN) when the host sent nothing.
+        # Only when select() saw bytes from the host since the last read that emptied the pty:
+        # a press's pass (and the loop's 2 ms stride) skips a read that would find nothing.
         serial = self._serial
         if serial is None or not self._rx_ready:
             return None
-        return serial.read()
+        data = serial.read()
+        if data is None or len(data) < READ_SIZE:
+            self._rx_ready = False  # emptied; the loop's select() says when more arrive
+        return data
 
     def write(self, data: bytes) -> None:
         serial = self._serial
