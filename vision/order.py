@@ -161,7 +161,8 @@ def find_card(image: np.ndarray, aspect: float | None = None) -> np.ndarray:
             break
     if best is None:
         raise NoCardFound("no robot card is held to the camera")
-    return _upright(best / k)
+    # small pixel i covers picture pixels i/k .. (i+1)/k: its centre is at (i + 0.5)/k - 0.5
+    return _upright((best + 0.5) / k - 0.5)
 
 
 def _card_at_level(g8: np.ndarray, level: float, cfg: dict[str, Any],
@@ -246,7 +247,18 @@ def _side_line(points: np.ndarray, centre: np.ndarray, angle: float, reach: floa
     # an edge one pixel off straight (perspective, rounding) still counts as one line
     runs = hist[:, :-2] + hist[:, 1:-1] + hist[:, 2:]
     row, col = np.unravel_index(int(runs.argmax()), runs.shape)
-    return normals[row], float(col), int(runs[row, col])
+    normal, offset, count = normals[row], float(col), int(runs[row, col])
+    # the search steps by a degree and a pixel: fit the line to the points on it
+    on = np.abs((points - centre) @ normal - offset) <= 1.5
+    if on.sum() >= 8:
+        vx, vy, x0, y0 = cv2.fitLine(points[on].astype(np.float32), cv2.DIST_L2, 0, 0.01,
+                                     0.01).ravel()
+        fitted = np.array([-vy, vx], np.float64)
+        if fitted @ normal < 0:
+            fitted = -fitted
+        normal = fitted
+        offset = float((np.array([x0, y0]) - centre) @ normal)
+    return normal, offset, count
 
 
 def _card_outline(mask: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
