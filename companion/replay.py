@@ -14,6 +14,7 @@ from typing import Any
 
 from companion import config as config_module
 from companion.errors import CompanionError, RecordError
+from companion.records import robo_factory, robot_master
 from companion.records.json_object import pairs as _pairs
 from companion.robots import Palette
 
@@ -22,14 +23,12 @@ def replay_record(record: Any, palette: Palette | None = None) -> dict[str, Any]
     """Replay a parsed record of either game and return DESIGN.md's replay object."""
     if not isinstance(record, Mapping):
         raise RecordError("", "record", "expected a JSON object")
+    # (the readers are imported with this module: an import statement here would run the import
+    # machinery on every call, and the benchmark replays thousands of records a second)
     game = record.get("game")
     if game == "robo-factory":
-        from companion.records import robo_factory
-
         return robo_factory.replay(record, palette or Palette.default())
     if game == "robot-master":
-        from companion.records import robot_master
-
         return robot_master.replay(record)
     raise RecordError("", "game", f"expected 'robo-factory' or 'robot-master', got {game!r}")
 
