@@ -106,6 +106,10 @@ class GridLook:
     #: the calibration's empty cells: their colour in each picture (BGR, white-balanced)
     bare: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
     bare_texture: float = 0.0
+    #: each value's card colour (the middle's median as :func:`_colour_key`; NaN when unseen)
+    #: and how far calibration cards of that value strayed from it
+    value_colours: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    value_spread: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
 
     @property
     def learnt(self) -> bool:
@@ -121,7 +125,9 @@ class GridLook:
                 "templates": base64.b64encode(self.templates.tobytes()).decode("ascii"),
                 "template_masks": base64.b64encode(self.template_masks.tobytes()).decode("ascii"),
                 "template_scale": 1, "bare_mode": self.bare_mode, "bare": self.bare.tolist(),
-                "bare_texture": self.bare_texture}
+                "bare_texture": self.bare_texture,
+                "value_colours": self.value_colours.tolist(),
+                "value_spread": self.value_spread.tolist()}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -142,7 +148,9 @@ class GridLook:
                    templates.copy(), np.array(data["template_values"], np.int64), masks.copy(),
                    str(data.get("bare_mode", "table")),
                    np.array(data.get("bare", []), np.float32).reshape(-1, 3),
-                   float(data.get("bare_texture", 0.0)))
+                   float(data.get("bare_texture", 0.0)),
+                   np.array(data.get("value_colours", []), np.float32).reshape(-1, 4),
+                   np.array(data.get("value_spread", []), np.float32))
 
 
 def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -356,6 +364,52 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
 def _texture_limit(texture_ref: float) -> float:
     cfg = section("grid")
     return texture_ref * float(cfg["empty_texture_factor"]) + float(cfg["empty_texture_floor"])
+
+
+def _colour_key(bgr: np.ndarray) -> np.ndarray:
+    """Colours compared as shares of B, G and R (lamps and shade change the level more than
+    the shares) and a little brightness: (n, 4)."""
+    bgr = np.asarray(bgr, np.float32).reshape(-1, 3)
+    total = bgr.sum(axis=1, keepdims=True) + 1.0
+    return np.concatenate([bgr / total * 300.0, total * 0.05], axis=1)
+
+
+def learn_value_colours(cells_by_image: list[list[np.ndarray]], grids: list[Grid]
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """Each value's card colour (6, 3; NaN when no card of it was seen) and spread (6,): where
+    values are told by colour (colour-coded cards), colour confirms the print's reading."""
+    floor = float(section("grid")["colour_spread_floor"])
+    seen: dict[int, list[np.ndarray]] = {}
+    for cells, grid in zip(cells_by_image, grids, strict=True):
+        _, medians, _ = _stats(cells)
+        for i, m in enumerate(medians):
+            v = grid[i // 5][i % 5]
+            if v is not None:
+                seen.setdefault(int(v), []).append(m)
+    colours = np.full((6, 4), np.nan, np.float32)
+    spread = np.full(6, np.inf, np.float32)
+    for v, ms in seen.items():
+        arr = _colour_key(np.array(ms, np.float32))
+        colours[v] = arr.mean(axis=0)
+        spread[v] = float(np.sqrt(((arr - colours[v]) ** 2).sum(axis=1).mean())) + floor
+    return colours, spread
+
+
+def colour_confirms(look: GridLook, colour: np.ndarray) -> int | None:
+    """The value whose card colour this cell's middle shows, when colour alone tells it: near
+    that value's colour (within ``colour_match`` spreads) and ``colour_apart`` spreads nearer
+    to it than to any other value's; None otherwise (cards of one colour never confirm)."""
+    if len(look.value_colours) != 6:
+        return None
+    cfg = section("grid")
+    z = np.linalg.norm(look.value_colours - _colour_key(colour), axis=1) / look.value_spread
+    z = np.where(np.isnan(z), np.inf, z)
+    best = int(np.argmin(z))
+    others = np.delete(z, best)
+    if z[best] <= float(cfg["colour_match"]) \
+            and others.min() >= z[best] + float(cfg["colour_apart"]):
+        return best
+    return None
 
 
 def learn_bare(cells_by_image: list[list[np.ndarray]], tables: list[list[np.ndarray]]
@@ -593,6 +647,7 @@ def _feature_norms(look: GridLook) -> np.ndarray:
 def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
              windows: list[np.ndarray] | None = None, foreign: np.ndarray | None = None,
              settled: Callable[[list[bool]], set[int]] | None = None,
+             colours: np.ndarray | None = None,
              ) -> tuple[list[int | None], list[float], list[bool]]:
     """Per cell: value (None = empty or declined), confidence (0 = declined) and whether it
     looks like a card at all (nearer to the calibration's cards than to any empty cell by
@@ -603,7 +658,9 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     and near enough to be like anything seen at all. Which value: the value's templates must
     correlate best, by a clear gap, and the nearest calibration card must have that value too.
     ``settled`` is told which cells look like cards and names the cells already decided
-    otherwise (surely empty): their values are not looked for.
+    otherwise (surely empty): their values are not looked for. ``colours``: each cell's
+    middle colour; where card colours tell the values, colour agreeing counts like the nearest
+    calibration card agreeing.
     """
     cfg = section("grid")
     classes = look.classes
@@ -657,6 +714,9 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         best, gap = int(order[0]), float(scores[order[0]] - scores[order[1]])
         # a small gap is enough only when the nearest calibration card agrees
         agreed = best == knn_value and gap >= cfg["min_gap_agreed"]
+        # ... or when the card's colour says that value and no other
+        if colours is not None and colour_confirms(look, colours[i]) == best:
+            agreed = agreed or gap >= cfg["min_gap_coloured"]
         # alone, the templates must be sure: a 3's pips lie inside a 5's, so the two correlate
         alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
         if scores[best] < cfg["min_correlation"] or not (alone or agreed):
@@ -691,7 +751,8 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                                      patches, look, table_at))
             return set(sure)
 
-        values, confs, _ = classify(look, feats, table, windows, foreign, settled)
+        values, confs, _ = classify(look, feats, table, windows, foreign, settled,
+                                    _stats(cells)[1])
         for i in range(25):
             if i in sure:
                 values[i], confs[i] = None, sure[i]
@@ -802,5 +863,8 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
         empties.append([cells[r * 5 + c] for r in range(5) for c in range(5) if g[r][c] is None])
         tables.append(table)
     mode, bare, texture = learn_bare(empties, tables)
+    value_colours, value_spread = learn_value_colours(
+        [_cells_and_table(img, corners, (ax, ay), white)[0] for img, corners, white, _ in found],
+        grids)
     return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
-                    templates, values, masks, mode, bare, texture)
+                    templates, values, masks, mode, bare, texture, value_colours, value_spread)
