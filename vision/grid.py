@@ -529,12 +529,14 @@ def match_values(look: GridLook, window: np.ndarray) -> np.ndarray:
     return np.asarray(match_windows(look, [window])[0])
 
 
-def match_windows(look: GridLook, windows: list[np.ndarray]) -> np.ndarray:
+def match_windows(look: GridLook, windows: list[np.ndarray],
+                  pair_gaps: np.ndarray | None = None) -> np.ndarray:
     """:func:`match_values` for several windows of one size at once: (n, 6).
 
     Every placement is tried at half size; the values within ``refine_margin`` of the best
     are then correlated at full size around their best placements (small prints, a 3's pips
-    inside a 5's, tell apart only there)."""
+    inside a 5's, tell apart only there). ``pair_gaps`` (n,) is filled with the best two
+    values' :func:`_pair_gap` (NaN where not both were compared at full size)."""
     n = len(windows)
     scores = np.full((n, 6), -1.0)
     if not len(look.templates) or not n:
@@ -569,10 +571,65 @@ def match_windows(look: GridLook, windows: list[np.ndarray]) -> np.ndarray:
     ys = np.clip(at[:, None, 0] + steps[None, :, 0], 0, big.shape[1] - 1)
     xs = np.clip(at[:, None, 1] + steps[None, :, 1], 0, big.shape[2] - 1)
     patches = big[wi[:, None], ys, xs].reshape(len(vi) * len(steps), -1)
-    refined = fine.correlate(patches).reshape(nt, len(vi), len(steps)).max(axis=2)
+    corr = fine.correlate(patches).reshape(nt, len(vi), len(steps))
+    refined = corr.max(axis=2)
     best = np.where(own, refined, -np.inf).max(axis=0)
     scores[wi, vi] = best
+    if pair_gaps is not None:
+        pair_gaps[:] = np.nan
+        # where each value's best template matched best: (template, y, x) per refined pair
+        t_best = np.where(own, refined, -np.inf).argmax(axis=0)
+        s_best = corr[t_best, np.arange(len(vi))].argmax(axis=1)
+        where = {(int(w), int(v)): (int(t), int(ys[k, st]), int(xs[k, st]))
+                 for k, (v, w, t, st) in enumerate(zip(vi, wi, t_best, s_best, strict=True))}
+        for w in range(n):
+            a, b = (int(x) for x in np.argsort(scores[w])[::-1][:2])
+            if (w, a) in where and (w, b) in where:
+                pair_gaps[w] = _pair_gap(look, big[w], where[(w, a)], where[(w, b)])
     return scores
+
+
+def _mean_template(look: GridLook, template: int) -> tuple[int, bool]:
+    """The mean template of ``template``'s value in its orientation, and whether it is turned
+    (:func:`learn_templates` stores each value's mean first, each followed by its turned copy
+    when cards may lie turned)."""
+    value = look.template_values[template]
+    of_value = np.flatnonzero(look.template_values == value)
+    turned = bool(section("grid")["turned"]) and int(np.flatnonzero(of_value == template)[0]) % 2
+    return int(of_value[1] if turned else of_value[0]), bool(turned)
+
+
+def _pair_mask(look: GridLook, a: int, b: int) -> np.ndarray:
+    """Where the mean prints of values ``a`` and ``b`` (upright) differ most (bool)."""
+    cache: dict[tuple[int, int], np.ndarray] = look.__dict__.setdefault("_pair_masks", {})
+    key = (min(a, b), max(a, b))
+    if key not in cache:
+        ma = look.templates[_mean_template(look, int(np.flatnonzero(look.template_values
+                                                                     == key[0])[0]))[0]]
+        mb = look.templates[_mean_template(look, int(np.flatnonzero(look.template_values
+                                                                     == key[1])[0]))[0]]
+        diff = np.abs(ma.astype(np.float32) - mb.astype(np.float32))
+        cut = np.percentile(diff, float(section("grid")["pair_mask_percentile"]))
+        cache[key] = cv2.dilate((diff >= cut).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    return cache[key]
+
+
+def _pair_gap(look: GridLook, views: np.ndarray, at_a: tuple[int, int, int],
+              at_b: tuple[int, int, int]) -> float:
+    """How much better value ``a``'s mean print fits than ``b``'s where the two differ (each at
+    its own best placement and orientation): the tie-break between two close values (a 3's
+    pips lie inside a 5's; a 0 and a 5 share most of a small digit's outline)."""
+    out = []
+    va, vb = int(look.template_values[at_a[0]]), int(look.template_values[at_b[0]])
+    for t, y, x in (at_a, at_b):
+        mean, turned = _mean_template(look, t)
+        mask = _pair_mask(look, va, vb)
+        if turned:
+            mask = mask[::-1, ::-1]
+        patch = views[y, x][mask].astype(np.float32)[None, :]
+        tmpl = look.templates[mean][mask].astype(np.float32)[None, :]
+        out.append(float((_normalised(patch) * _normalised(tmpl)).sum()))
+    return out[0] - out[1]
 
 
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]
@@ -707,9 +764,11 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
             continue
         to_match.append((i, knn_value, occupancy))
     if to_match:
-        all_scores = match_windows(look, [windows[i] for i, _, _ in to_match])  # type: ignore[index]
-    for (i, knn_value, occupancy), scores in zip(to_match, all_scores if to_match else [],
-                                                 strict=True):
+        pair_gaps = np.full(len(to_match), np.nan)
+        all_scores = match_windows(look, [windows[i] for i, _, _ in to_match],  # type: ignore[index]
+                                   pair_gaps)
+    for k, ((i, knn_value, occupancy), scores) in enumerate(
+            zip(to_match, all_scores if to_match else [], strict=True)):
         order = np.argsort(scores)[::-1]
         best, gap = int(order[0]), float(scores[order[0]] - scores[order[1]])
         # a small gap is enough only when the nearest calibration card agrees
@@ -719,7 +778,10 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
             agreed = agreed or gap >= cfg["min_gap_coloured"]
         # alone, the templates must be sure: a 3's pips lie inside a 5's, so the two correlate
         alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
-        if scores[best] < cfg["min_correlation"] or not (alone or agreed):
+        # ... or the best two values' prints, compared where they differ, say so clearly
+        paired = bool(pair_gaps[k] >= cfg["min_pair_gap"]) \
+            and scores[best] >= cfg["min_correlation_alone"]
+        if scores[best] < cfg["min_correlation"] or not (alone or agreed or paired):
             continue
         values[i], confidences[i] = best, round(min(1.0, occupancy, gap * 2), 3)
     return values, confidences, card_like
