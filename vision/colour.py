@@ -34,6 +34,10 @@ def features(x: np.ndarray) -> np.ndarray:
     return np.concatenate([x[..., :2] / total, weight * total / 3.0], axis=-1)
 
 
+#: the class of a pixel that shows what surrounds the colours (see :meth:`ColourModel.classify`)
+BACKGROUND = -2
+
+
 def _empty() -> np.ndarray:
     return np.zeros((0, 3), np.float32)
 
@@ -108,7 +112,8 @@ class ColourModel:
         return np.asarray(np.einsum("nki,kij,nkj->nk", diff, self._bg_inv, diff))
 
     def classify(self, x: np.ndarray) -> np.ndarray:
-        """Index of each pixel's colour, or -1 when it is none of them."""
+        """Index of each pixel's colour; :data:`BACKGROUND` when it shows what surrounds the
+        colours (tile paper, board margin), -1 when it is none of them (a hand, a shadow)."""
         if len(x) == 0:
             return np.zeros(0, np.int64)
         f = features(x)
@@ -116,26 +121,36 @@ class ColourModel:
         rows = np.arange(len(x))
         best = d.argmin(axis=1)
         nearest = d[rows, best]
-        reject = nearest > float(section("colour")["reject_d2"])
+        reject_d2 = float(section("colour")["reject_d2"])
+        reject = nearest > reject_d2
+        background = np.zeros(len(x), bool)
         if len(self.background_means):
             # -2 log-likelihoods (up to a shared constant): a broad background cluster must not
-            # win over a tight colour just by being broad, nor the other way round; and it must
-            # be clearly more likely, as a lane's colour drifts from picture to picture
+            # win over a tight colour just by being broad, nor the other way round
             own = nearest + self._logdet[best]
-            other = (self.background_d2(f) + self._bg_logdet[None, :]).min(axis=1)
+            bg = self.background_d2(f)
+            other = (bg + self._bg_logdet[None, :]).min(axis=1)
+            background = (other + float(section("colour")["background_margin"]) < own) & \
+                (bg.min(axis=1) <= reject_d2)
             reject |= other + float(section("colour")["background_margin"]) < own
         best[reject] = -1
+        best[background] = BACKGROUND
         return np.asarray(best)
 
-    def vote(self, x: np.ndarray) -> tuple[int, float, float]:
-        """(winning colour index or -1, its share of all pixels, the runner-up's share)."""
+    def vote(self, x: np.ndarray) -> tuple[int, float, float, float]:
+        """(winning colour index or -1, its share, the runner-up's share, the winner's share of
+        all pixels).
+
+        Shares are of the pixels that are not background: the tile's own paper showing in a
+        ring is no evidence against the lane, while a hand or a shadow over it is."""
         if len(x) == 0:
-            return -1, 0.0, 0.0
+            return -1, 0.0, 0.0, 0.0
         cls_ = self.classify(x)
         counts = np.bincount(cls_[cls_ >= 0], minlength=len(self.names)).astype(np.float64)
         order = np.argsort(counts)[::-1]
-        total = float(len(x))
-        return int(order[0]), counts[order[0]] / total, counts[order[1]] / total
+        total = float(max(int((cls_ != BACKGROUND).sum()), 1))
+        return (int(order[0]), counts[order[0]] / total, counts[order[1]] / total,
+                counts[order[0]] / len(x))
 
     def with_background(self, pixels: np.ndarray) -> ColourModel:
         """This model plus background clusters learnt from ``pixels`` (white-balanced BGR, n x 3)

@@ -62,9 +62,12 @@ def ring_samples(image: np.ndarray, quad: np.ndarray, radii: list[float] | np.nd
 def read_part(image: np.ndarray, quad: np.ndarray, look: TilesLook) -> tuple[str | None, float]:
     cfg = section("tiles")
     samples = ring_samples(image, quad, look.radii, int(cfg["angles"])).reshape(-1, 3)
-    best, share, runner_up = look.model.vote(samples)
+    best, share, runner_up, coverage = look.model.vote(samples)
     confidence = max(0.0, share - runner_up)
-    if best < 0 or share < cfg["min_share"] or confidence < cfg["min_confidence"]:
+    # the lane must also show on a good part of the ring itself: a tile off the boards, on a
+    # table learnt as background, leaves only a few stray pixels to vote
+    if (best < 0 or share < cfg["min_share"] or confidence < cfg["min_confidence"]
+            or coverage < cfg["min_coverage"]):
         return None, confidence
     return look.model.names[best], confidence
 

@@ -13,10 +13,11 @@ import pytest
 from companion.config import Config
 from vision import order
 from vision.calibration import Calibration
-from vision.colour import ColourModel
+from vision.colour import BACKGROUND, ColourModel
 from vision.errors import NoCardFound
 from vision.synth import draw
 from vision.synth.scenes import Style, card_patch
+from vision.thresholds import section
 
 
 def _card_scene(style: Style, robot: str, seed: int, centre: tuple[float, float],
@@ -71,7 +72,7 @@ def test_background_learnt_in_calibration_keeps_paper_from_a_pale_yellow() -> No
     with_paper = model.with_background(around)
     assert len(with_paper.background_means) >= 1
     # the paper is no colour once the background is known ...
-    assert (with_paper.classify(paper) == -1).mean() > 0.9
+    assert (with_paper.classify(paper) == BACKGROUND).mean() > 0.9
     # ... and every lane colour is still itself
     for k, name in enumerate(names):
         assert (with_paper.classify(samples[name]) == k).mean() > 0.9, name
@@ -205,3 +206,20 @@ def test_default_config_reads_before_calibration(config: Config) -> None:
                                                       config.game.display))
     assert look.aspect is None and look.turn_margin is None
     assert order.aspect_range(None) == (1.15, 1.75)
+
+
+def test_a_ring_mostly_of_paper_votes_on_its_colour_pixels_but_shows_how_few(
+        calibration: Calibration) -> None:
+    model = calibration.tiles.model
+    # pixels the background claims (tile paper, board margin) and a few of a lane colour
+    rng = np.random.default_rng(4)
+    candidates = rng.uniform(0, 1.1, (20000, 3))
+    cls = model.classify(candidates)
+    background = candidates[cls == BACKGROUND][:90]
+    red = candidates[cls == model.names.index("red")][:10]
+    assert len(background) == 90 and len(red) == 10
+    best, share, runner_up, coverage = model.vote(np.concatenate([background, red]))
+    assert model.names[best] == "red"
+    assert share == pytest.approx(1.0) and runner_up == 0.0
+    assert coverage == pytest.approx(0.1)
+    assert coverage < section("tiles")["min_coverage"]  # so such a tile is declined
