@@ -161,9 +161,9 @@ def _apply_turn(
         except RuleError as exc:
             raise RecordError(where, f"purchases.{buyer}", str(exc)) from None
 
-    attempts = turn.get("attempts")
+    attempts = turn.get("attempts", [])
     if type(attempts) is not list:
-        attempts = json_list(turn.get("attempts", []), where, "attempts")
+        attempts = json_list(attempts, where, "attempts")
     for a, attempt_value in enumerate(attempts, start=1):
         _apply_attempt(game, palette, known, attempt_value, f"{where}, attempt {a}")
 
