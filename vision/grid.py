@@ -271,7 +271,8 @@ def _stats(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     stack = np.stack(cells)
     n, h, w = stack.shape[:3]
     y, x = int(0.18 * h), int(0.18 * w)
-    inner = stack[:, y:h - y, x:w - x]
+    # every other pixel each way: the colour statistics are as good at a quarter of the work
+    inner = stack[:, y:h - y:2, x:w - x:2]
     px = inner.reshape(n, -1, 3).astype(np.float32)
     # the cells one above the other: the gradient of a middle sees its own cell's pixels only
     g = cv2.cvtColor(stack.reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY).astype(np.float32)
@@ -298,7 +299,8 @@ def _like(px: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 
 def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.ndarray],
-                 look: GridLook | None = None, table_at: np.ndarray | None = None
+                 look: GridLook | None = None, table_at: np.ndarray | None = None,
+                 stats: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                  ) -> dict[int, float]:
     """Of ``candidates``, the cells that surely show the bare surface, with a confidence.
 
@@ -310,12 +312,16 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     the surface has; anything else (a hand, a sleeve, a card) makes it decline. With
     ``table_at`` (the patches' centres, in cells; the cells are the 25 of the area), each cell
     is compared with the table patches nearest to it: the light falls off across the table.
+    ``stats``: :func:`_stats` of all ``cells`` when already known.
     """
     cfg = section("grid")
     share = float(cfg["empty_colour_share"])
     if not candidates:
         return {}
-    px, medians, texture = _stats([cells[i] for i in candidates])
+    if stats is None:
+        px, medians, texture = _stats([cells[i] for i in candidates])
+    else:  # :func:`_stats` of all the cells, computed already
+        px, medians, texture = (a[candidates] for a in stats)
     mat = look is not None and look.bare_mode == "mat" and len(look.bare) > 0
     if not mat:
         if not table:
@@ -503,21 +509,71 @@ class _Bank:
         return _Bank(weights, unique.astype(np.float32), mask_of.ravel(),
                      unique.sum(axis=1).astype(np.float32))
 
-    def correlate(self, patches: np.ndarray) -> np.ndarray:
-        """Normalised correlation over each template's mask: (templates, patches)."""
+    def correlate_all(self, images: np.ndarray, size: tuple[int, int]
+                      ) -> tuple[np.ndarray, int, int]:
+        """Normalised correlation at every placement in each of several images of one size
+        (n, H, W): (templates, n, rows, cols), rows and cols. The images are stacked into one
+        and matched with each template and mask (placements across two images are dropped):
+        much cheaper than cutting out every placement. A patch flatter than one grey level
+        counts as that flat (no division by nothing)."""
+        n, height, width = images.shape
+        th, tw = size
+        rows, cols = height - th + 1, width - tw + 1
+        tall = np.ascontiguousarray(images.reshape(n * height, width))
+
+        def placed(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+            out = cv2.matchTemplate(image, kernel.reshape(th, tw).astype(np.float32),
+                                    cv2.TM_CCORR)
+            out = np.concatenate([out, np.zeros((th - 1, cols), np.float32)])
+            return np.asarray(out.reshape(n, height, cols)[:, :rows])
+
+        squared = tall * tall
+        spread = []
+        for mask, count in zip(self.masks, self.counts, strict=True):
+            sums, squares = placed(tall, mask), placed(squared, mask)
+            spread.append(np.sqrt(np.maximum(squares - sums * sums / count, count)))
+        corr = np.stack([placed(tall, w) / spread[m]
+                         for w, m in zip(self.weights, self.mask_of, strict=True)])
+        return corr, rows, cols
+
+    def correlate(self, patches: np.ndarray, groups: np.ndarray | None = None,
+                  patch_groups: np.ndarray | None = None) -> np.ndarray:
+        """Normalised correlation over each template's mask: (templates, patches). With
+        ``groups`` (per template) and ``patch_groups`` (per patch), only templates and patches
+        of one group are correlated (the others are -inf)."""
         sums = self.masks @ patches.T
         squares = self.masks @ (patches * patches).T
-        spread = np.sqrt(np.maximum(squares - sums * sums / self.counts[:, None], 1e-6))
-        return np.asarray((self.weights @ patches.T) / spread[self.mask_of])
+        spread = np.sqrt(np.maximum(squares - sums * sums / self.counts[:, None],
+                                    self.counts[:, None]))
+        if groups is None or patch_groups is None:
+            return np.asarray((self.weights @ patches.T) / spread[self.mask_of])
+        out = np.full((len(self.weights), len(patches)), -np.inf, np.float32)
+        for g in np.unique(patch_groups):
+            rows, cols = np.flatnonzero(groups == g), np.flatnonzero(patch_groups == g)
+            out[np.ix_(rows, cols)] = (self.weights[rows] @ patches[cols].T) \
+                / spread[self.mask_of[rows]][:, cols]
+        return out
+
+
+def _means(look: GridLook) -> np.ndarray:
+    """Indices of each value's mean templates (upright, and turned when cards may lie turned)."""
+    cached = look.__dict__.get("_means")
+    if cached is None:
+        cached = np.array(sorted({_mean_template(look, int(t))[0]
+                                  for t in range(len(look.templates))}), np.int64)
+        look.__dict__["_means"] = cached
+    return np.asarray(cached)
 
 
 def _banks(look: GridLook) -> tuple[_Bank, _Bank]:
-    """The templates at half size and at full size, computed once per calibration."""
+    """The values' mean templates at half size (the search over every placement) and all
+    templates at full size, computed once per calibration."""
     cached = look.__dict__.get("_banks")
     if cached is not None:
         return cached  # type: ignore[no-any-return]
-    half_t = np.stack([_half(t) for t in look.templates])
-    half_m = np.stack([_half(m) for m in look.template_masks])
+    means = _means(look)
+    half_t = np.stack([_half(t) for t in look.templates[means]])
+    half_m = np.stack([_half(m) for m in look.template_masks[means]])
     banks = (_Bank.of(half_t, half_m), _Bank.of(look.templates, look.template_masks))
     look.__dict__["_banks"] = banks
     return banks
@@ -546,47 +602,63 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
         return scores
     coarse, fine = _banks(look)
     small = np.stack([_half(w) for w in windows]).astype(np.float32)
-    views = sliding_window_view(small, (th // COARSE, tw // COARSE), axis=(1, 2))
-    rows, cols = views.shape[1:3]
     nt = len(look.templates)
-    corr = coarse.correlate(views.reshape(n * rows * cols, -1)).reshape(nt, n, rows * cols)
-    arg = corr.argmax(axis=2)  # (templates, windows)
+    means = _means(look)
+    corr, rows, cols = coarse.correlate_all(small, (th // COARSE, tw // COARSE))
+    corr = corr.reshape(len(means), n, rows * cols)
+    arg = corr.argmax(axis=2)  # (mean templates, windows)
     coarse_score = np.take_along_axis(corr, arg[..., None], axis=2)[..., 0]
     values = look.template_values
+    mean_values = values[means]
     per_value = np.full((6, n), -1.0)
     for v in range(6):
-        if (values == v).any():
-            per_value[v] = coarse_score[values == v].max(axis=0)
+        if (mean_values == v).any():
+            per_value[v] = coarse_score[mean_values == v].max(axis=0)
     keep = per_value >= per_value.max(axis=0) - float(section("grid")["refine_margin"])
-    # full size: every template of each kept value around that value's best placement
-    vi, wi = np.nonzero(keep)  # (value, window) pairs to refine
-    if not len(vi):
+    # full size: every template of each kept value around the best placement of its mean in
+    # the same orientation (a card lying turned is found by the turned mean)
+    mi, wi = np.nonzero(keep[mean_values])  # (mean template, window) pairs to refine
+    if not len(mi):
         return scores
-    own = values[:, None] == vi[None, :]  # (templates, pairs)
-    best_t = np.where(own, coarse_score[:, wi], -np.inf).argmax(axis=0)
-    flat = arg[best_t, wi]
-    at = np.stack([flat // cols, flat % cols], axis=1) * COARSE
+    at = np.stack([arg[mi, wi] // cols, arg[mi, wi] % cols], axis=1) * COARSE
     big = sliding_window_view(np.stack(windows).astype(np.float32), (th, tw), axis=(1, 2))
     steps = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
     ys = np.clip(at[:, None, 0] + steps[None, :, 0], 0, big.shape[1] - 1)
     xs = np.clip(at[:, None, 1] + steps[None, :, 1], 0, big.shape[2] - 1)
-    patches = big[wi[:, None], ys, xs].reshape(len(vi) * len(steps), -1)
-    corr = fine.correlate(patches).reshape(nt, len(vi), len(steps))
-    refined = corr.max(axis=2)
-    best = np.where(own, refined, -np.inf).max(axis=0)
-    scores[wi, vi] = best
+    patches = big[wi[:, None], ys, xs].reshape(len(mi) * len(steps), -1)
+    corr = fine.correlate(patches, _mean_index(look), np.repeat(mi, len(steps))).reshape(
+        nt, len(mi), len(steps))
+    refined = corr.max(axis=2)  # (templates, pairs); -inf where the orientation differs
+    pair_best = refined.max(axis=0)
+    np.maximum.at(scores, (wi, mean_values[mi]), pair_best)
     if pair_gaps is not None:
         pair_gaps[:] = np.nan
-        # where each value's best template matched best: (template, y, x) per refined pair
-        t_best = np.where(own, refined, -np.inf).argmax(axis=0)
-        s_best = corr[t_best, np.arange(len(vi))].argmax(axis=1)
-        where = {(int(w), int(v)): (int(t), int(ys[k, st]), int(xs[k, st]))
-                 for k, (v, w, t, st) in enumerate(zip(vi, wi, t_best, s_best, strict=True))}
+        # where each value matched best: (template, y, x) per window and value
+        t_best = refined.argmax(axis=0)
+        s_best = corr[t_best, np.arange(len(mi))].argmax(axis=1)
+        where: dict[tuple[int, int], tuple[float, tuple[int, int, int]]] = {}
+        for k in range(len(mi)):
+            key = (int(wi[k]), int(mean_values[mi[k]]))
+            if key not in where or pair_best[k] > where[key][0]:
+                where[key] = (float(pair_best[k]), (int(t_best[k]), int(ys[k, s_best[k]]),
+                                                   int(xs[k, s_best[k]])))
         for w in range(n):
-            a, b = (int(x) for x in np.argsort(scores[w])[::-1][:2])
-            if (w, a) in where and (w, b) in where:
-                pair_gaps[w] = _pair_gap(look, big[w], where[(w, a)], where[(w, b)])
+            va, vb = (int(x) for x in np.argsort(scores[w])[::-1][:2])
+            if (w, va) in where and (w, vb) in where:
+                pair_gaps[w] = _pair_gap(look, big[w], where[(w, va)][1], where[(w, vb)][1])
     return scores
+
+
+def _mean_index(look: GridLook) -> np.ndarray:
+    """For each template, the position in :func:`_means` of its mean (same value and
+    orientation)."""
+    cached = look.__dict__.get("_mean_index")
+    if cached is None:
+        means = list(_means(look))
+        cached = np.array([means.index(_mean_template(look, t)[0])
+                           for t in range(len(look.templates))], np.int64)
+        look.__dict__["_mean_index"] = cached
+    return np.asarray(cached)
 
 
 def _mean_template(look: GridLook, template: int) -> tuple[int, bool]:
@@ -807,14 +879,15 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         table, foreign, patches, table_at = table_patches(image, corners, look.inset, white,
                                                           big)
         sure: dict[int, float] = {}
+        cell_stats = _stats(cells)
 
         def settled(card_like: list[bool]) -> set[int]:
             sure.update(surely_empty(cells, [i for i in range(25) if not card_like[i]],
-                                     patches, look, table_at))
+                                     patches, look, table_at, cell_stats))
             return set(sure)
 
         values, confs, _ = classify(look, feats, table, windows, foreign, settled,
-                                    _stats(cells)[1])
+                                    cell_stats[1])
         for i in range(25):
             if i in sure:
                 values[i], confs[i] = None, sure[i]
