@@ -337,9 +337,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             ref = np.median(table_medians[nearest], axis=1)
     else:
         assert look is not None
-        texture_ref = look.bare_texture
-        # plain cells (uniform, as smooth as the calibration's mat) near one of its colours
-        plain = (_like(px, medians) >= share) & (texture <= _texture_limit(texture_ref))
+        # plain cells (uniform) near one of the calibration mat's colours
+        plain = _like(px, medians) >= share
         hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
         bare_hue = look.bare / (look.bare.sum(axis=1, keepdims=True) + 1.0)
         ratio = (medians.sum(axis=1)[:, None] + 1.0) / (look.bare.sum(axis=1)[None, :] + 1.0)
@@ -350,6 +349,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         mats = np.flatnonzero(plain & near)
         if len(mats) < 2:
             return {}  # one plain cell alone has nothing in this picture to agree with
+        # this picture's noise and blur set how smooth the mat looks here
+        texture_ref = max(look.bare_texture, float(np.median(texture[mats])))
         overall = np.median(medians[mats], axis=0)
         # each cell against the mat cells nearest to it (never itself): the light falls off
         # across the area more than one colour allows
@@ -850,8 +851,10 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
             agreed = agreed or gap >= cfg["min_gap_coloured"]
         # alone, the templates must be sure: a 3's pips lie inside a 5's, so the two correlate
         alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
-        # ... or the best two values' prints, compared where they differ, say so clearly
-        paired = bool(pair_gaps[k] >= cfg["min_pair_gap"]) \
+        # ... or the nearest calibration card agrees and the best two values' prints, compared
+        # where they differ, say so clearly (alone, that comparison was seen to mislead: a
+        # plain 0 fits a 5 with its pips better than a badly placed 5 does)
+        paired = best == knn_value and bool(pair_gaps[k] >= cfg["min_pair_gap"]) \
             and scores[best] >= cfg["min_correlation_alone"]
         if scores[best] < cfg["min_correlation"] or not (alone or agreed or paired):
             continue
