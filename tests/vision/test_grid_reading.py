@@ -1,0 +1,71 @@
+"""Robot Master grid: what calibration learns about the bare surface and the cards survives the
+calibration file, old calibration files still load, and the batched value search agrees with
+reading one cell at a time."""
+
+from __future__ import annotations
+
+import base64
+
+import cv2
+import numpy as np
+
+from vision import grid
+from vision.calibration import Calibration
+from vision.synth import random_grid
+from vision.synth.scenes import Style, render_grid
+
+
+def test_grid_look_round_trips_through_json(calibration: Calibration) -> None:
+    look = calibration.grid
+    again = grid.GridLook.from_json(look.to_json())
+    assert again.bare_mode == look.bare_mode
+    assert np.allclose(again.bare, look.bare)
+    assert again.bare_texture == look.bare_texture
+    assert np.allclose(np.nan_to_num(again.value_colours), np.nan_to_num(look.value_colours))
+    assert np.array_equal(again.templates, look.templates)
+
+
+def test_a_calibration_from_the_half_size_version_still_loads(calibration: Calibration) -> None:
+    data = calibration.grid.to_json()
+    half = calibration.grid.templates[:, ::2, ::2].copy()
+    masks = calibration.grid.template_masks[:, ::2, ::2].copy()
+    data.pop("template_scale")
+    data.pop("bare_mode")
+    data["template_shape"] = list(half.shape)
+    data["templates"] = base64.b64encode(half.tobytes()).decode("ascii")
+    data["template_masks"] = base64.b64encode(masks.tobytes()).decode("ascii")
+    old = grid.GridLook.from_json(data)
+    assert old.templates.shape[1:] == (half.shape[1] * 2, half.shape[2] * 2)
+    assert old.bare_mode == "table"
+
+
+def test_cells_matched_together_score_as_cells_matched_alone(style: Style,
+                                                             calibration: Calibration) -> None:
+    rng = np.random.default_rng(44)
+    image = render_grid(style, random_grid(rng, cards=14), rng)
+    corners, white = grid.find_area(image)
+    look = calibration.grid
+    raw, _, _, _ = grid._warp(image, corners, look.inset, white)
+    w, h = grid._cell_size()
+    m = grid.table_margin()
+    g = cv2.cvtColor(raw[m - grid.MARGIN:m + 5 * h + grid.MARGIN,
+                         m - grid.MARGIN:m + 5 * w + grid.MARGIN], cv2.COLOR_BGR2GRAY)
+    windows = [grid._window(g, r, c) for r in range(5) for c in range(5)]
+    together = grid.match_windows(look, windows)
+    for i in (0, 7, 12, 24):
+        assert np.allclose(together[i], grid.match_values(look, windows[i]), atol=1e-4)
+
+
+def test_colour_confirms_only_values_told_apart_by_colour() -> None:
+    look = grid.GridLook()
+    reds = np.array([[60, 60, 200]] * 6, np.float32)
+    look.value_colours = grid._colour_key(reds)
+    look.value_spread = np.full(6, 3.0, np.float32)
+    # every value printed on the same card colour: colour says nothing
+    assert grid.colour_confirms(look, np.array([60, 60, 200], np.float32)) is None
+    coded = np.array([[60, 60, 200], [60, 160, 60], [200, 110, 40], [30, 190, 230],
+                      [160, 60, 160], [40, 110, 200]], np.float32)
+    look.value_colours = grid._colour_key(coded)
+    assert grid.colour_confirms(look, np.array([62, 158, 61], np.float32)) == 1
+    # a hand over the card is no value's colour
+    assert grid.colour_confirms(look, np.array([130, 160, 215], np.float32)) is None
