@@ -1,52 +1,377 @@
 """The demo's camera: the simulated players lay things down with ``show_*``; ``read`` renders that
-scene with the synthetic renderer and runs the real readers (calibrated, like a real table, on
-rendered calibration images of the same components).
+scene and runs the real readers on it (calibrated, like a real table, on rendered calibration
+pictures of the same components).
 
 A scene is rendered once per ``show_*`` (on the first read after it); later reads return the same
 picture, so reading a few times a second costs one reader pass, and a still scene settles (is
 ``stable``) after ``stability.frames`` reads.
+
+The scenes are those of :mod:`vision.synth` (its :class:`~vision.synth.scenes.Style`, boards,
+tiles, cards and markers), staged the way a tidy table looks: tiles laid in the middle of their
+slots, boards of one size (one copy of the game), the camera's light, blur, noise and compression
+of a clean view. They are drawn here rather than with ``vision.synth``'s ``render_*`` for memory:
+those work on whole-picture float copies (about 60 MB at 1280x720 per picture), which the demo
+cannot afford inside the app; here each pass works on a band of ``_BAND`` rows at a time, so a
+picture costs a few MB on top of itself.
 """
 
 from __future__ import annotations
 
+import math
 import threading
+from collections.abc import Iterator
 from typing import Any
 
+import cv2
 import numpy as np
 
 from companion.config import Config
 from companion.ports import Observation, ReadingKind
-from vision import grid
-from vision.calibration import Calibration, calibrate
+from vision import grid, order, tiles
+from vision.calibration import Calibration
 from vision.camera import FrameCamera
-from vision.synth import calibration_examples, draw
-from vision.synth.scenes import Style, render_grid, render_order, render_tiles
+from vision.synth import draw, random_grid
+from vision.synth.scenes import Style, board_patch, card_patch, rm_card_patch, tile_patch
+
+Rng = np.random.Generator
+
+#: rows per pass over a picture: a 1280-wide band of 48 rows in float32 is 0.7 MB
+_BAND = 48
+#: a tidy table: tiles sit within this share of their slot's middle, turned this little
+_TILE_SLACK = 0.03
+_TILE_TURN = 3.0
+#: one copy of the game: a lane and a row are this many tile sides wide and high
+_LANE = 1.6
+_ROW = 1.45
+#: marker side at 1280 pixels across: near the camera height the markers are printed for
+_MARKER_PX = 30.0
 
 _CALIBRATIONS: dict[Any, Calibration] = {}
 _CAL_LOCK = threading.Lock()
 
 
-def _calibration(config: Config, seed: int, style: Style, with_grid: bool) -> Calibration:
-    """The staged components' calibration, learnt like a real table's from rendered pictures.
+# ---------------------------------------------------------------------------- drawing
+
+
+def _bands(rows: int, start: int = 0) -> Iterator[slice]:
+    for y in range(start, start + rows, _BAND):
+        yield slice(y, min(start + rows, y + _BAND))
+
+
+def _table(width: int, height: int, rng: Rng) -> np.ndarray:
+    """A table top (the same kinds as ``draw.table``), drawn band by band."""
+    base = np.array([rng.integers(40, 160), rng.integers(60, 170), rng.integers(80, 200)],
+                    np.float32)
+    img = np.empty((height, width, 3), np.uint8)
+    kind = int(rng.integers(0, 3))
+    if kind == 0:  # wood grain along x
+        f = float(rng.uniform(0.02, 0.08))
+        wave = 3 * np.sin(np.arange(width, dtype=np.float32)[None, :] * 0.004
+                          + np.float32(rng.uniform(0, 6)))
+        amp = np.float32(rng.uniform(6, 18))
+        for rows in _bands(height):
+            y = np.arange(rows.start, rows.stop, dtype=np.float32)[:, None]
+            grain = np.sin(y * f + wave) * amp
+            img[rows] = np.clip(base + grain[..., None], 0, 255)
+    elif kind == 1:  # cloth
+        small = rng.standard_normal((height // 4 + 1, width // 4 + 1), dtype=np.float32)
+        small *= np.float32(rng.uniform(4, 10))
+        noise = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+        for rows in _bands(height):
+            img[rows] = np.clip(base + noise[rows, :, None], 0, 255)
+    else:
+        img[:] = base.astype(np.uint8)
+    return img
+
+
+def _blend(canvas: np.ndarray, x0: int, y0: int, top: np.ndarray, alpha: np.ndarray) -> None:
+    """``canvas[y0:, x0:] = top * alpha + canvas * (1 - alpha)``, alpha uint8, band by band."""
+    h, w = alpha.shape[:2]
+    for rows in _bands(h):
+        a = alpha[rows].astype(np.float32)[..., None] * np.float32(1 / 255)
+        region = canvas[y0 + rows.start:y0 + rows.stop, x0:x0 + w]
+        region[:] = np.clip(top[rows] * a + region * (1 - a), 0, 255)
+
+
+def _paste(canvas: np.ndarray, patch: np.ndarray, H: np.ndarray,
+           mask: np.ndarray | None = None) -> None:
+    """``draw.paste`` without whole-region float copies."""
+    h, w = patch.shape[:2]
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2)
+    dst = cv2.perspectiveTransform(corners, H).reshape(-1, 2)
+    x0 = max(math.floor(dst[:, 0].min()) - 1, 0)
+    y0 = max(math.floor(dst[:, 1].min()) - 1, 0)
+    x1 = min(math.ceil(dst[:, 0].max()) + 2, canvas.shape[1])
+    y1 = min(math.ceil(dst[:, 1].max()) + 2, canvas.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    local = draw.trans(-x0, -y0) @ H
+    size = (x1 - x0, y1 - y0)
+    if patch.ndim == 2:
+        patch = cv2.cvtColor(patch, cv2.COLOR_GRAY2BGR)
+    warped = cv2.warpPerspective(patch, local, size, flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    if mask is None:
+        mask = np.full((h, w), 255, np.uint8)
+    alpha = cv2.warpPerspective(mask, local, size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    _blend(canvas, x0, y0, warped, alpha)
+
+
+def _hand(canvas: np.ndarray, rng: Rng, cx: float, cy: float, size: float,
+          angle: float) -> None:
+    """The hand of ``draw.hand`` (palm, fingers, thumb, the arm out of the picture), blended
+    only where it is."""
+    colour = np.array(draw.SKIN[int(rng.integers(0, len(draw.SKIN)))], np.float32)
+    mask = np.zeros(canvas.shape[:2], np.uint8)
+    a = math.radians(angle)
+    ux, uy = math.cos(a), math.sin(a)
+    vx, vy = -uy, ux
+    cv2.ellipse(mask, (int(cx), int(cy)), (int(size * 0.5), int(size * 0.42)), angle, 0, 360,
+                255, -1)
+    for i, off in enumerate((-0.33, -0.11, 0.11, 0.33)):
+        length = size * (0.55, 0.62, 0.6, 0.48)[i] * rng.uniform(0.9, 1.1)
+        bx = cx + ux * size * 0.35 + vx * off * size
+        by = cy + uy * size * 0.35 + vy * off * size
+        ex, ey = bx + ux * length, by + uy * length
+        cv2.line(mask, (int(bx), int(by)), (int(ex), int(ey)), 255, max(2, int(size * 0.17)))
+        cv2.circle(mask, (int(ex), int(ey)), max(1, int(size * 0.085)), 255, -1)
+    far = 4.0 * max(canvas.shape[:2])
+    cv2.line(mask, (int(cx), int(cy)), (int(cx - ux * far), int(cy - uy * far)), 255,
+             int(size * 0.75))
+    side = 1 if rng.random() < 0.5 else -1
+    tx, ty = cx + vx * side * size * 0.45, cy + vy * side * size * 0.45
+    ex = tx + (ux * 0.5 + vx * side * 0.3) * size
+    ey = ty + (uy * 0.5 + vy * side * 0.3) * size
+    cv2.line(mask, (int(tx), int(ty)), (int(ex), int(ey)), 255, max(2, int(size * 0.19)))
+    soft = cv2.GaussianBlur(mask, (0, 0), 1.2)
+    shade = cv2.GaussianBlur(mask, (0, 0), max(1.0, size * 0.15))
+    del mask
+    x, y, w, h = cv2.boundingRect(soft)
+    for rows in _bands(h, y):
+        s = shade[rows, x:x + w].astype(np.float32)[..., None] * np.float32(0.3 / 255)
+        skin = colour * (np.float32(0.75) + s)
+        _blend(canvas, x, rows.start, skin, soft[rows, x:x + w])
+
+
+def _camera(img: np.ndarray, rng: Rng) -> np.ndarray:
+    """What a camera makes of the table (as ``draw.degrade`` for a clean view): lighting
+    gradient, lamp colour, maybe a soft shadow, a little blur, sensor noise and compression."""
+    h, w = img.shape[:2]
+    gx, gy = rng.normal(0, 1, 2)
+    norm = math.hypot(gx, gy) or 1.0
+    # the light falls off along (gx, gy) by ``span`` from the brightest corner to the darkest
+    across = np.arange(w, dtype=np.float32)[None, :] * np.float32(gx / norm / w)
+    down = np.arange(h, dtype=np.float32)[:, None] * np.float32(gy / norm / h)
+    lo = float(across.min()) + float(down.min())
+    spread = max(float(np.ptp(across)) + float(np.ptp(down)), 1e-6)
+    span = float(rng.uniform(0.15, 0.3))
+    t = rng.uniform(-1, 1)
+    gains = np.array([1 - 0.18 * t, 1.0, 1 + 0.15 * t], np.float32) * np.float32(
+        rng.uniform(0.9, 1.15))
+    shade: np.ndarray | None = None
+    strength = np.float32(0.0)
+    if rng.random() < 0.3:  # a soft shadow across part of the table
+        pts = np.array([[rng.uniform(-0.2, 1.2) * w, rng.uniform(-0.2, 1.2) * h]
+                        for _ in range(4)])
+        shade = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(shade, cv2.convexHull(pts.astype(np.int32)), 255)
+        cv2.GaussianBlur(shade, (0, 0), rng.uniform(8, 30), dst=shade)
+        strength = np.float32(rng.uniform(0.2, 0.35) / 255)
+    for rows in _bands(h):
+        light = (across + down[rows]) - np.float32(lo)
+        light *= np.float32(-span / spread)
+        light += np.float32(1.0)
+        if shade is not None:
+            light *= 1 - strength * shade[rows]
+        img[rows] = np.clip(img[rows] * light[..., None] * gains, 0, 255)
+    del shade
+    sigma = rng.uniform(0.0, 0.8)
+    if sigma > 0.3:
+        cv2.GaussianBlur(img, (0, 0), sigma, dst=img)
+    noise = np.float32(rng.uniform(1, 4))
+    for rows in _bands(h):
+        band = img[rows]
+        grain = rng.standard_normal(band.shape, dtype=np.float32)
+        grain *= noise
+        grain += band
+        band[:] = np.clip(grain, 0, 255)
+    quality = int(rng.integers(75, 96))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        return img
+    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
+
+
+# ---------------------------------------------------------------------------- scenes
+
+
+def render_tiles(style: Style, colours: list[str], robots: dict[int, str], rng: Rng,
+                 width: int, height: int) -> np.ndarray:
+    """Personal boards for the seats in ``robots``, each with its three tiles on the lanes of
+    ``robots[seat]`` (head-torso-legs), as ``scenes.render_tiles`` lays them out."""
+    img = _table(width, height, rng)
+    view = draw.view(width, height, rng)
+    cell_w, cell_h = width / 3, height / 2
+    marker_px = _MARKER_PX * width / 1280
+    module_px = 8
+    tile_side = marker_px * style.tile_scale
+    lane_w, row_h, margin = tile_side * _LANE, tile_side * _ROW, tile_side * 0.35
+    bw, bh = lane_w * 4 + 2 * margin, row_h * 3 + 2 * margin
+    s = min(cell_w * 0.92 / max(bw, bh), cell_h * 0.92 / max(bw, bh), 1.0)
+    k_board = 3.0  # the board is drawn in finer pixels than the table
+    for seat in sorted(robots):
+        row, col = divmod(seat, 3)
+        patch = board_patch(style, colours, int(lane_w * k_board), int(row_h * k_board),
+                            int(margin * k_board), rng)
+        angle = float(rng.choice([0, 90, 180, 270]) + rng.uniform(-8, 8))
+        cx = (col + 0.5) * cell_w + rng.uniform(-0.04, 0.04) * cell_w
+        cy = (row + 0.5) * cell_h + rng.uniform(-0.04, 0.04) * cell_h
+        on_table = draw.place(patch.shape[1] * s / k_board, patch.shape[0] * s / k_board,
+                              cx, cy, angle) @ draw.scale(s / k_board)
+        _paste(img, patch, view @ on_table,
+               draw.rounded_mask(patch.shape[1], patch.shape[0], int(margin)))
+        for part, colour in enumerate(robots[seat].split("-")):
+            lane = colours.index(colour)
+            tile = tile_patch(style, 3 * seat + part, module_px)
+            tile_px = tile.shape[0]
+            tx = (margin + (lane + 0.5 + rng.uniform(-1, 1) * _TILE_SLACK) * lane_w) * k_board
+            ty = (margin + (part + 0.5 + rng.uniform(-1, 1) * _TILE_SLACK) * row_h) * k_board
+            k = tile_side * k_board / tile_px
+            on_board = draw.place(tile_px * k, tile_px * k, tx, ty,
+                                  rng.uniform(-_TILE_TURN, _TILE_TURN)) @ draw.scale(k)
+            _paste(img, tile, view @ on_table @ on_board,
+                   draw.rounded_mask(tile_px, tile_px, tile_px // 10))
+    return _camera(img, rng)
+
+
+def render_order(style: Style, robot: str, rng: Rng, width: int, height: int) -> np.ndarray:
+    """A robot card held up to the camera by a hand that keeps off the robot."""
+    img = _table(width, height, rng)
+    if rng.random() < 0.5:  # a room behind the card: soft and out of focus
+        cv2.GaussianBlur(img, (0, 0), 6, dst=img)
+    card = card_patch(style, robot.split("-"), rng)
+    ch = height * rng.uniform(0.6, 0.85)
+    k = ch / card.shape[0]
+    cx = width / 2 + rng.uniform(-0.15, 0.15) * width
+    cy = height / 2 + rng.uniform(-0.05, 0.05) * height
+    angle = rng.uniform(-12, 12)
+    H = draw.place(card.shape[1] * k, card.shape[0] * k, cx, cy, angle) @ draw.scale(k)
+    src = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    tilt = rng.uniform(-0.02, 0.02, (4, 2)) * [width, height]
+    H = cv2.getPerspectiveTransform(src, (src + tilt).astype(np.float32)) @ H
+    _paste(img, card, H, draw.rounded_mask(card.shape[1], card.shape[0], card.shape[1] // 16))
+    a = math.radians(angle)
+    side = rng.choice(["bottom", "left", "right"])
+    half_w, half_h = card.shape[1] * k / 2, card.shape[0] * k / 2
+    size = ch * 0.3
+    out = 0.95 * size - rng.uniform(0.0, 0.04) * ch  # fingertips just over the card's edge
+    if side == "bottom":
+        lx, ly, fa = rng.uniform(-0.3, 0.3) * half_w, half_h + out, -90
+    elif side == "left":
+        lx, ly, fa = -half_w - out, rng.uniform(0.2, 0.6) * half_h, 0
+    else:
+        lx, ly, fa = half_w + out, rng.uniform(0.2, 0.6) * half_h, 180
+    hx = cx + lx * math.cos(a) - ly * math.sin(a)
+    hy = cy + lx * math.sin(a) + ly * math.cos(a)
+    _hand(img, rng, hx, hy, size, fa + angle + rng.uniform(-10, 10))
+    return _camera(img, rng)
+
+
+def render_grid(style: Style, cells: list[list[int | None]], rng: Rng, width: int,
+                height: int) -> np.ndarray:
+    """The 5x5 Robot Master play area (top row first) between markers 42..45."""
+    img = _table(width, height, rng)
+    view = draw.view(width, height, rng, turn=4.0)
+    marker_px = _MARKER_PX * width / 1280
+    cell_h = (height * 0.84 - 2 * marker_px * (1 + style.marker_offset)) / 5
+    cell_w = cell_h * 0.9
+    area_w, area_h = cell_w * 5, cell_h * 5
+    x0 = width / 2 - area_w / 2 + rng.uniform(-0.1, 0.1) * width
+    y0 = height / 2 - area_h / 2
+    if style.mat:
+        mat = np.empty((int(area_h), int(area_w), 3), np.uint8)
+        mat[:] = draw.jitter_colour((70, 110, 60), rng, 40, 0.3, 0.2)
+        for i in range(6):
+            x, y = min(int(i * cell_w), mat.shape[1] - 1), min(int(i * cell_h), mat.shape[0] - 1)
+            cv2.line(mat, (x, 0), (x, mat.shape[0]), (230, 230, 230), 2)
+            cv2.line(mat, (0, y), (mat.shape[1], y), (230, 230, 230), 2)
+        _paste(img, mat, view @ draw.trans(x0, y0))
+    corners = [(x0, y0), (x0 + area_w, y0), (x0 + area_w, y0 + area_h), (x0, y0 + area_h)]
+    out_dirs = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    for i, ((mx, my), (dx, dy)) in enumerate(zip(corners, out_dirs, strict=True)):
+        marker = draw.marker_patch(42 + i, 8)
+        quiet = np.full((marker.shape[0] + 16, marker.shape[1] + 16), 250, np.uint8)
+        quiet[8:-8, 8:-8] = marker
+        off = style.marker_offset * marker_px
+        k = marker_px / marker.shape[0]
+        H = draw.place(quiet.shape[1] * k, quiet.shape[0] * k, mx + dx * off, my + dy * off,
+                       rng.uniform(-3, 3)) @ draw.scale(k)
+        _paste(img, quiet, view @ H)
+    card_w = cell_w * 0.9
+    for r, row in enumerate(cells):
+        for c, value in enumerate(row):
+            if value is None:
+                continue
+            patch = rm_card_patch(style, value)
+            k = card_w / patch.shape[1]
+            if patch.shape[0] * k > cell_h * 0.96:
+                k = cell_h * 0.96 / patch.shape[0]
+            angle = rng.uniform(-3, 3) + (180 if style.rm_turned and rng.random() < 0.3 else 0)
+            cx = x0 + (c + 0.5 + rng.uniform(-0.02, 0.02)) * cell_w
+            cy = y0 + (r + 0.5 + rng.uniform(-0.02, 0.02)) * cell_h
+            H = draw.place(patch.shape[1] * k, patch.shape[0] * k, cx, cy, angle) @ draw.scale(k)
+            _paste(img, patch, view @ H, draw.rounded_mask(patch.shape[1], patch.shape[0], 8))
+    return _camera(img, rng)
+
+
+# ---------------------------------------------------------------------------- calibration
+
+
+def _calibration(config: Config, seed: int, style: Style, with_grid: bool, width: int,
+                 height: int) -> Calibration:
+    """The staged components' calibration, learnt like a real table's from rendered pictures
+    (three of each kind, showing every colour in every part and lane).
 
     Tiles and cards are learnt at once; the Robot Master cards (the slow part) only when a grid
-    is first read. Both are kept for the process, so many cameras cost one calibration.
+    is first read. Both are kept for the process, so many cameras cost one calibration. The
+    pictures of one kind are dropped before the next kind is drawn.
     """
-    key = (tuple(config.game.colours), tuple(sorted(config.game.display.items())), seed)
+    key = (tuple(config.game.colours), tuple(sorted(config.game.display.items())), seed,
+           width, height)
+    colours = list(config.game.colours)
     with _CAL_LOCK:
         cal = _CALIBRATIONS.get(key)
         if cal is None:
             rng = np.random.default_rng(seed + 1_000_003)
-            examples = calibration_examples(style, config, rng, per_kind=3,
-                                            kinds=("tiles", "order"))
-            cal = calibrate(examples, config)
+            base = Calibration.default(config)
+            pictures = []
+            for i in range(3):
+                robots = {s: "-".join(colours[(s + p + i) % 4] for p in range(3))
+                          for s in range(6) if (s + i) % 3 != 2}
+                pictures.append((render_tiles(style, colours, robots, rng, width, height),
+                                 robots))
+            tiles_look = tiles.learn(pictures, base.tiles.model)
+            cards = []
+            for i in range(3):
+                robot = "-".join(colours[(i + p) % 4] for p in range(3))
+                cards.append((render_order(style, robot, rng, width, height), robot))
+            order_look = order.learn(cards, tiles_look.model)
+            del pictures, cards
+            cal = Calibration(colours, tiles_look, order_look, base.grid, 6)
             _CALIBRATIONS[key] = cal
         if with_grid and not cal.grid.learnt:
             rng = np.random.default_rng(seed + 2_000_003)
-            examples = calibration_examples(style, config, rng, per_kind=3, kinds=("grid",))
-            cal.grid = grid.learn([(e.image, e.grid) for e in examples])
-            cal.images += len(examples)
+            areas = []
+            for _ in range(3):
+                cells = random_grid(rng, cards=int(rng.integers(12, 22)))
+                areas.append((render_grid(style, cells, rng, width, height), cells))
+            cal.grid = grid.learn(areas)
+            cal.images += len(areas)
         return cal
+
+
+# ---------------------------------------------------------------------------- the camera
 
 
 class _StagedSource:
@@ -75,13 +400,14 @@ class StagedCamera:
         self._rng = np.random.default_rng(seed)
         self.style = Style.random(np.random.default_rng(seed), config.game.display)
         self._scene: dict[str, Any] = {}
-        self._rendered: dict[str, np.ndarray] = {}
-        self._empty: np.ndarray | None = None
+        # one picture only, of what the kind last read shows (its scene, or the empty table):
+        # another kind is drawn again when it is read again
+        self._picture: tuple[Any, np.ndarray] | None = None
         self._kind: str = "tiles"
         self._lock = threading.Lock()
         self._seed = seed
-        self._camera = FrameCamera(_StagedSource(self),
-                                   _calibration(config, seed, self.style, with_grid=False))
+        self._camera = FrameCamera(_StagedSource(self), _calibration(
+            config, seed, self.style, False, width, height))
 
     # ------------------------------------------------------------------ staging
     def show_tiles(self, robots: dict[int, str]) -> None:
@@ -105,19 +431,20 @@ class StagedCamera:
         """Clear the table: every reading declines."""
         with self._lock:
             self._scene.clear()
-            self._rendered.clear()
+            self._picture = None
 
     def _stage(self, kind: str, what: Any) -> None:
         with self._lock:
             if self._scene.get(kind) != what:
                 self._scene[kind] = what
-                self._rendered.pop(kind, None)
+                if self._picture is not None and self._picture[0] == kind:
+                    self._picture = None
 
     # ------------------------------------------------------------------ the port
     def read(self, kind: ReadingKind, *, secret: bool = False) -> Observation:
         if kind == "grid" and not self._camera.calibration.grid.learnt:
-            self._camera.set_calibration(
-                _calibration(self.config, self._seed, self.style, with_grid=True))
+            self._camera.set_calibration(_calibration(
+                self.config, self._seed, self.style, True, self.width, self.height))
         self._kind = kind
         return self._camera.read(kind, secret=secret)
 
@@ -127,27 +454,30 @@ class StagedCamera:
     # ------------------------------------------------------------------ rendering
     def _frame(self) -> np.ndarray:
         with self._lock:
-            kind = self._kind
-            base = self._rendered.get(kind)
-            if base is None:
-                base = self._render(kind)
-                self._rendered[kind] = base
+            shown = self._kind if self._kind in self._scene else "empty"
+            if self._picture is None or self._picture[0] != shown:
+                self._picture = None  # let the old picture go before the new one is drawn
+                picture = self._render(shown, self._scene.get(shown))
+                # read-only: every read gets this same picture without a copy of its own; a
+                # reader that wrote into its frame would raise instead of changing the scene
+                picture.flags.writeable = False
+                self._picture = (shown, picture)
             # a still scene gives the same picture every time: the sensor noise is already in
             # the rendering, and fresh noise on every read would only make borderline cells
             # flicker between read and declined, so a grid would never settle
-            return base.copy()
+            return self._picture[1]
 
-    def _render(self, kind: str) -> np.ndarray:
-        what = self._scene.get(kind)
+    def _next_rng(self) -> Rng:
+        return np.random.default_rng(int(self._rng.integers(0, 2**31)))
+
+    def _render(self, kind: str, what: Any) -> np.ndarray:
         colours = list(self.config.game.colours)
-        rng = np.random.default_rng(int(self._rng.integers(0, 2**31)))
+        rng = self._next_rng()
         w, h = self.width, self.height
-        if what is None:
-            if self._empty is None:
-                self._empty = draw.degrade(draw.table(w, h, rng), rng, hard=False)
-            return self._empty
+        if kind == "empty":
+            return _camera(_table(w, h, rng), rng)
         if kind == "tiles":
-            return render_tiles(self.style, colours, what, rng, w, h, hand=False)
+            return render_tiles(self.style, colours, what, rng, w, h)
         if kind == "order":
             return render_order(self.style, what, rng, w, h)
-        return render_grid(self.style, what, rng, w, h, hand=False)
+        return render_grid(self.style, what, rng, w, h)
