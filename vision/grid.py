@@ -469,6 +469,26 @@ def _window(g: np.ndarray, r: int, c: int, extra: int = SEARCH) -> np.ndarray:
     return g[max(0, y):y + h + 2 * extra, max(0, x):x + w + 2 * extra]
 
 
+def scaled_windows(g: np.ndarray, scale: float) -> list[np.ndarray]:
+    """The 25 cells' search windows with the area stretched across by ``scale`` about each
+    cell's centre: how wide the cards lie in their cells changes from picture to picture (the
+    cells' proportions follow how the cards were laid out), their height much less."""
+    if scale == 1.0:
+        return [_window(g, r, c) for r in range(5) for c in range(5)]
+    w, h = _cell_size()
+    pad = SEARCH + 2
+    wide = cv2.resize(g, (round(g.shape[1] * scale), g.shape[0]), interpolation=cv2.INTER_AREA
+                      if scale < 1 else cv2.INTER_LINEAR)
+    wide = cv2.copyMakeBorder(wide, 0, 0, pad, pad, cv2.BORDER_REPLICATE)
+    out = []
+    for r in range(5):
+        y = MARGIN + r * h - SEARCH
+        for c in range(5):
+            x = round((MARGIN + (c + 0.5) * w) * scale - w / 2) - SEARCH + pad
+            out.append(wide[y:y + h + 2 * SEARCH, x:x + w + 2 * SEARCH])
+    return out
+
+
 def _template(g: np.ndarray, r: int, c: int) -> np.ndarray:
     w, h = _cell_size()
     ox, oy = int(0.15 * w), int(0.15 * h)
@@ -584,6 +604,18 @@ def match_values(look: GridLook, window: np.ndarray) -> np.ndarray:
     """Best normalised correlation of each value's templates anywhere in the window, counted
     only where the values' prints differ (the template's mask): (6,), -1 when unseen."""
     return np.asarray(match_windows(look, [window])[0])
+
+
+def coarse_fit(look: GridLook, windows: list[np.ndarray]) -> float:
+    """How well the values' mean prints fit these windows at half size: the mean over windows
+    of the best value's best correlation (which stretch of the area suits this picture)."""
+    if not len(look.templates) or not windows:
+        return -1.0
+    th, tw = look.templates.shape[1:]
+    coarse, _ = _banks(look)
+    small = np.stack([_half(w) for w in windows]).astype(np.float32)
+    corr, _, _ = coarse.correlate_all(small, (th // COARSE, tw // COARSE))
+    return float(corr.reshape(len(corr), len(windows), -1).max(axis=2).max(axis=0).mean())
 
 
 def match_windows(look: GridLook, windows: list[np.ndarray],
@@ -719,16 +751,28 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                     by_value.setdefault(int(v), []).append((g, r, c))
     means: dict[int, np.ndarray] = {}
     singles: dict[int, list[np.ndarray]] = {}
+    cache: dict[tuple[int, float], list[np.ndarray]] = {}
+
+    def stretched(g: np.ndarray, scale: float) -> list[np.ndarray]:
+        key = (id(g), scale)
+        if key not in cache:
+            cache[key] = scaled_windows(g, scale)
+        return cache[key]
+
     for v, cells in sorted(by_value.items()):
         first = _template(*cells[0])
         aligned = [first.astype(np.float32)]
         for g, r, c in cells[1:]:
-            window = _window(g, r, c)
+            # each card at the stretch that fits the first best (cards lie wider in their
+            # cells in some pictures: averaged as they lie, the print would blur)
+            views = [_window(g, r, c)] + [stretched(g, float(k))[r * 5 + c]
+                                          for k in cfg["card_stretch"] if float(k) != 1.0]
             # a card lying turned is turned back first: averaged as it lies, it would blur
             # the value's print with its own upside-down copy (a 3 then looks like a 5)
             best_score, crop = -2.0, None
-            for candidate in ([window, cv2.rotate(window, cv2.ROTATE_180)] if cfg["turned"]
-                              else [window]):
+            for candidate in [x for window in views for x in
+                              ([window, cv2.rotate(window, cv2.ROTATE_180)] if cfg["turned"]
+                               else [window])]:
                 res = cv2.matchTemplate(candidate, first, cv2.TM_CCOEFF_NORMED)
                 _, score, _, (x, y) = cv2.minMaxLoc(res)
                 if score > best_score:
@@ -778,6 +822,7 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
              windows: list[np.ndarray] | None = None, foreign: np.ndarray | None = None,
              settled: Callable[[list[bool]], set[int]] | None = None,
              colours: np.ndarray | None = None,
+             stretched: Callable[[float], list[np.ndarray]] | None = None,
              ) -> tuple[list[int | None], list[float], list[bool]]:
     """Per cell: value (None = empty or declined), confidence (0 = declined) and whether it
     looks like a card at all (nearer to the calibration's cards than to any empty cell by
@@ -790,7 +835,9 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     ``settled`` is told which cells look like cards and names the cells already decided
     otherwise (surely empty): their values are not looked for. ``colours``: each cell's
     middle colour; where card colours tell the values, colour agreeing counts like the nearest
-    calibration card agreeing.
+    calibration card agreeing. ``stretched(scale)``: the 25 windows with the area stretched
+    across by ``scale``; the stretch (``card_stretch``) that lets the card cells' prints fit
+    best is the one their values are read at.
     """
     cfg = section("grid")
     classes = look.classes
@@ -836,6 +883,18 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
             values[i], confidences[i] = knn_value, round(min(1.0, occupancy), 3)
             continue
         to_match.append((i, knn_value, occupancy))
+    if to_match and stretched is not None:
+        # the stretch is one for the whole picture: a few card cells spread over it tell it
+        every = [i for i, _, _ in to_match]
+        cells = every[::max(1, len(every) // int(cfg["stretch_cells"]))][:int(cfg["stretch_cells"])]
+        best_fit = coarse_fit(look, [windows[i] for i in cells])  # type: ignore[index]
+        for scale in cfg["card_stretch"]:
+            if float(scale) == 1.0:
+                continue
+            candidate = stretched(float(scale))
+            fit = coarse_fit(look, [candidate[i] for i in cells])
+            if fit > best_fit:
+                best_fit, windows = fit, candidate
     if to_match:
         pair_gaps = np.full(len(to_match), np.nan)
         all_scores = match_windows(look, [windows[i] for i, _, _ in to_match],  # type: ignore[index]
@@ -878,7 +937,7 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         feats = area_features(area)
         g = cv2.cvtColor(raw[m - MARGIN:m + 5 * h + MARGIN, m - MARGIN:m + 5 * w + MARGIN],
                          cv2.COLOR_BGR2GRAY)
-        windows = [_window(g, r, c) for r in range(5) for c in range(5)]
+        windows = scaled_windows(g, 1.0)
         table, foreign, patches, table_at = table_patches(image, corners, look.inset, white,
                                                           big)
         sure: dict[int, float] = {}
@@ -890,7 +949,7 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
             return set(sure)
 
         values, confs, _ = classify(look, feats, table, windows, foreign, settled,
-                                    cell_stats[1])
+                                    cell_stats[1], lambda scale: scaled_windows(g, scale))
         for i in range(25):
             if i in sure:
                 values[i], confs[i] = None, sure[i]

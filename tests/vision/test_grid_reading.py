@@ -69,3 +69,21 @@ def test_colour_confirms_only_values_told_apart_by_colour() -> None:
     assert grid.colour_confirms(look, np.array([62, 158, 61], np.float32)) == 1
     # a hand over the card is no value's colour
     assert grid.colour_confirms(look, np.array([130, 160, 215], np.float32)) is None
+
+
+def test_stretched_windows_keep_each_cell_centred() -> None:
+    w, h = grid._cell_size()
+    g = np.full((5 * h + 2 * grid.MARGIN, 5 * w + 2 * grid.MARGIN), 200, np.uint8)
+    for r in range(5):
+        for c in range(5):
+            cx, cy = grid.MARGIN + c * w + w // 2, grid.MARGIN + r * h + h // 2
+            g[cy - 3:cy + 3, cx - 3:cx + 3] = 0  # a dot in each cell's middle
+    plain = grid.scaled_windows(g, 1.0)
+    assert all(np.array_equal(a, grid._window(g, i // 5, i % 5)) for i, a in enumerate(plain))
+    for scale in (0.9, 1.1):
+        for win in grid.scaled_windows(g, scale):
+            assert win.shape == plain[0].shape
+            ys, xs = np.nonzero(win < 100)
+            # the dot stays in the middle of the window (within a pixel and a half)
+            assert abs(xs.mean() - (win.shape[1] - 1) / 2) <= 1.5
+            assert abs(ys.mean() - (win.shape[0] - 1) / 2) <= 1.5
