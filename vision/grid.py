@@ -347,18 +347,28 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
                  <= float(cfg["mat_hue_tolerance"]))
                 & (ratio >= 1 / loose) & (ratio <= loose)).any(axis=1)
         mats = np.flatnonzero(plain & near)
-        if len(mats) < 2:
-            return {}  # one plain cell alone has nothing in this picture to agree with
-        # this picture's noise and blur set how smooth the mat looks here
-        texture_ref = max(look.bare_texture, float(np.median(texture[mats])))
-        overall = np.median(medians[mats], axis=0)
-        # each cell against the mat cells nearest to it (never itself): the light falls off
-        # across the area more than one colour allows
-        at = np.array([(i % 5, i // 5) for i in candidates], np.float32)
-        dist = np.linalg.norm(at[:, None, :] - at[None, mats, :], axis=2)
-        dist[mats == np.arange(len(candidates))[:, None]] = np.inf
-        nearest = np.argsort(dist, axis=1)[:, :min(int(cfg["table_neighbours"]), len(mats) - 1)]
-        ref = np.median(medians[mats][nearest], axis=1)
+        if not len(mats):
+            return {}
+        if len(mats) == 1:
+            # one plain cell has nothing in this picture to agree with (every other cell holds
+            # a card): it is held against the calibration picture's mat it looks most like,
+            # with the tolerances of this picture's own surface, and the calibration's texture
+            lone = px[mats[0]][None]
+            ref = look.bare[int(np.argmax([_like(lone, b)[0] for b in look.bare]))]
+            texture_ref = look.bare_texture
+            overall = ref
+        else:
+            # this picture's noise and blur set how smooth the mat looks here
+            texture_ref = max(look.bare_texture, float(np.median(texture[mats])))
+            overall = np.median(medians[mats], axis=0)
+            # each cell against the mat cells nearest to it (never itself): the light falls
+            # off across the area more than one colour allows
+            at = np.array([(i % 5, i // 5) for i in candidates], np.float32)
+            dist = np.linalg.norm(at[:, None, :] - at[None, mats, :], axis=2)
+            dist[mats == np.arange(len(candidates))[:, None]] = np.inf
+            nearest = np.argsort(dist, axis=1)[:, :min(int(cfg["table_neighbours"]),
+                                                        len(mats) - 1)]
+            ref = np.median(medians[mats][nearest], axis=1)
     like = _like(px, ref)
     if ref.ndim == 2:
         # the surface here or overall: a shadow or a lamp's fall-off may favour either

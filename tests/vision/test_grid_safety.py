@@ -44,6 +44,21 @@ def test_a_mat_is_recognised_under_another_light_but_a_hand_is_not() -> None:
     assert set(grid.surely_empty(cells, [0, 1, 2, 3], [], look)) == {0, 1}
 
 
+def test_one_plain_mat_cell_among_cards_is_held_against_the_calibration_mat() -> None:
+    # every other cell holds a card: the lone mat cell is compared with the calibration's mat
+    # (under this picture's own tolerances); a plain cell of another colour still is not empty
+    look = grid.GridLook(bare_mode="mat",
+                         bare=np.array([[70, 110, 60], [50, 80, 42]], np.float32),
+                         bare_texture=2.0)
+    mat = np.full((64, 48, 3), (54, 84, 46), np.uint8)
+    card = np.full((64, 48, 3), (235, 240, 240), np.uint8)
+    card[20:44, 18:30] = 20  # its print
+    assert set(grid.surely_empty([mat, card, card], [0, 1, 2], [], look)) == {0}
+    # a blue-grey sleeve: plain, near the mat's hue only loosely
+    sleeve = np.full((64, 48, 3), (75, 90, 45), np.uint8)
+    assert grid.surely_empty([sleeve, card, card], [0, 1, 2], [], look) == {}
+
+
 def test_an_empty_cell_like_a_calibration_card_is_not_read_as_empty(
         style: Style, calibration: Calibration) -> None:
     # every cell the reader calls empty with confidence must be labelled empty
