@@ -153,12 +153,17 @@ def find_card(image: np.ndarray, aspect: float | None = None) -> np.ndarray:
         aspect * (1 - float(cfg["clipped_aspect_tolerance"])),
         aspect * (1 + float(cfg["clipped_aspect_tolerance"])))
     best: np.ndarray | None = None
+    # a level's regions serve both searches (labelling the picture is much of a level's cost)
+    split: dict[float, _Split] = {}
     for clipped in (False, True):
         # a card partly out of the picture touches its border like the room does: looked for
         # only when no whole card is in view
         previous = 0.0
         for level in levels:
-            found = _card_at_level(g8, level, cfg, clipped_shape if clipped else shape, clipped)
+            if level not in split:
+                split[level] = _split(g8, level)
+            found = _card_at_level(split[level], cfg, clipped_shape if clipped else shape,
+                                   clipped)
             area = 0.0 if found is None else float(cv2.contourArea(found))
             if found is not None and (best is None or area > cv2.contourArea(best)):
                 best = found
@@ -173,53 +178,134 @@ def find_card(image: np.ndarray, aspect: float | None = None) -> np.ndarray:
     return _upright((best + 0.5) / k - 0.5)
 
 
-def _card_at_level(g8: np.ndarray, level: float, cfg: dict[str, Any],
-                   shape: tuple[float, float], clipped: bool) -> np.ndarray | None:
-    sh, sw = g8.shape
+@dataclass
+class _Blobs:
+    """The blobs of an opened foreground mask."""
+
+    count: int
+    labels: np.ndarray  # each pixel's blob (8-connected; 0 is no blob)
+    stats: np.ndarray  # each blob's bounding box and area
+    table: np.ndarray  # (count,) bool: the blob meets too much of the border to be a card
+
+
+def _blobs(fg: np.ndarray, cfg: dict[str, Any]) -> _Blobs:
+    sh, sw = fg.shape
+    opened = cv2.morphologyEx(fg, cv2.MORPH_OPEN, _open_kernel(cfg, sw, sh))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
+    # a card at least ``min_visible`` in view meets the picture's border along at most about
+    # half of it; a blob along more is the table itself (a plain, grainy table is edges nearly
+    # everywhere at the lower levels), rejected before its outline is measured
+    rim = np.concatenate([labels[0], labels[-1], labels[1:-1, 0], labels[1:-1, -1]])
+    border = np.bincount(rim, minlength=count)
+    table = border > float(cfg["max_border_contact"]) * len(rim)
+    table[0] = False
+    return _Blobs(count, labels, stats, table)
+
+
+@dataclass
+class _Split:
+    """A picture's regions at one edge level."""
+
+    regions: np.ndarray  # each pixel's region (4-connected; 0 is the edges themselves)
+    stats: np.ndarray  # each region's bounding box and area (connectedComponentsWithStats)
+    contact: np.ndarray  # how many border pixels each region holds
+    fg: np.ndarray  # 255 where the card may be: edges and what they enclose (uint8)
+    blobs: _Blobs | None = None  # fg's blobs, once looked at
+
+
+def _split(g8: np.ndarray, level: float) -> _Split:
     edges: np.ndarray = np.where(g8 > level, 255, 0).astype(np.uint8)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     # whatever is connected to the picture's border without crossing an edge is the room, the
     # table, or the hand and arm holding the card; the rest is the card and what is printed on it
-    count, regions, _, _ = cv2.connectedComponentsWithStats(255 - edges, connectivity=4)
+    count, regions, stats, _ = cv2.connectedComponentsWithStats(255 - edges, connectivity=4)
     rim = np.concatenate([regions[0], regions[-1], regions[1:-1, 0], regions[1:-1, -1]])
     contact = np.bincount(rim, minlength=count)
     contact[0] = 0  # label 0 is the edges themselves
     touches = contact > 0
     background = touches[regions] & (edges == 0)
     fg: np.ndarray = np.where(background, 0, 255).astype(np.uint8)
+    return _Split(regions, stats, contact, fg)
+
+
+def _card_at_level(split: _Split, cfg: dict[str, Any], shape: tuple[float, float],
+                   clipped: bool) -> np.ndarray | None:
+    regions, stats, contact, fg = split.regions, split.stats, split.contact, split.fg
+    sh, sw = fg.shape
+    if split.blobs is None:
+        split.blobs = _blobs(fg, cfg)
     if not clipped:
-        return _card_in(fg, cfg, shape)
+        return _card_in(fg, cfg, shape, split.blobs)
     # a card partly out of view: each region that meets the border along a short stretch
     # (not the room or the table) is tried as part of the card, one at a time, so an arm
     # reaching in from the border is never joined to it
     best: np.ndarray | None = None
     short = float(cfg["clipped_contact"]) * 2 * (sw + sh)
-    for region in np.flatnonzero((contact > 0) & (contact < short)):
+    candidates = np.flatnonzero((contact > 0) & (contact < short))
+    # Each trial opens and labels the whole picture again, and a plain or grainy table with no
+    # card in view leaves dozens of small pockets along the border (the camera reads
+    # continuously while waiting for a card, so that cost is paid on every idle frame).
+    # This search runs only once no card was found at any level, so a trial matters only where
+    # the region changes the blobs: opening keeps what a kernel placed wholly inside covers, so
+    # what changes lies within a kernel's reach of the region, and a changed blob holding one
+    # of the table's blobs is the table again. A trial is made only when the changed part and
+    # the other blobs it touches could make a card-sized blob; of those, the largest regions
+    # first (a card's paper cut by the border is one of the larger), at most a few.
+    blobs = split.blobs
+    size = _open_kernel(cfg, sw, sh).shape[0]
+    grow = np.ones((2 * size - 1, 2 * size - 1), np.uint8)
+    pad = size + 1
+    min_blob = float(cfg["min_area"]) * sw * sh
+    area = stats[candidates, cv2.CC_STAT_AREA]
+    tries = int(cfg["clipped_candidates"])
+    for region in candidates[np.argsort(-area, kind="stable")]:
+        x, y, bw, bh = (int(v) for v in stats[region, :4])
+        x0, y0 = max(x - pad, 0), max(y - pad, 0)
+        x1, y1 = min(x + bw + pad, sw), min(y + bh + pad, sh)
+        own = regions[y0:y1, x0:x1] == region
+        labels = blobs.labels[y0:y1, x0:x1]
+        reach = cv2.dilate(own.astype(np.uint8), grow) > 0
+        changed = reach & ((fg[y0:y1, x0:x1] > 0) | own) & ~blobs.table[labels]
+        near = cv2.dilate(changed.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        touched = np.unique(labels[near])
+        touched = touched[(touched > 0) & ~blobs.table[touched]]
+        if float(changed.sum()) + float(blobs.stats[touched, cv2.CC_STAT_AREA].sum()) < min_blob:
+            continue
+        if tries == 0:
+            break
+        tries -= 1
         trial = fg.copy()
-        trial[regions == region] = 255
-        found = _card_in(trial, cfg, shape)
+        trial[y0:y1, x0:x1][own] = 255
+        tried = _blobs(trial, cfg)
+        # a blob the region left as it was is one the search without it already declined
+        changed_blobs = np.unique(tried.labels[(tried.labels > 0) != (blobs.labels > 0)])
+        found = _card_in(trial, cfg, shape, tried, changed_blobs[changed_blobs > 0])
         if found is not None and (best is None or
                                   cv2.contourArea(found) > cv2.contourArea(best)):
             best = found
     return best
 
 
-def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float]
-             ) -> np.ndarray | None:
-    """The largest card-shaped blob of a foreground mask, as 4 corners (clockwise)."""
-    sh, sw = fg.shape
+def _open_kernel(cfg: dict[str, Any], sw: int, sh: int) -> np.ndarray:
     # opening removes what is thinner than a finger: fingertips over the card's edge, seams
     size = 2 * int(cfg["open_fraction"] * min(sw, sh)) + 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, kernel)
-    count, blobs, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+
+
+def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
+             blobs: _Blobs | None = None, only: np.ndarray | None = None) -> np.ndarray | None:
+    """The largest card-shaped blob of a foreground mask, as 4 corners (clockwise); only the
+    blobs ``only`` when given."""
+    sh, sw = fg.shape
+    if blobs is None:
+        blobs = _blobs(fg, cfg)
     best: np.ndarray | None = None
     best_area = 0.0
-    for i in range(1, count):
-        x, y, bw, bh, area = stats[i]
-        if area < cfg["min_area"] * sw * sh:
+    for i in range(1, blobs.count) if only is None else only:
+        x, y, bw, bh, area = blobs.stats[i]
+        if area < cfg["min_area"] * sw * sh or blobs.table[i]:
             continue
-        mask = (blobs[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        mask = (blobs.labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         quad = _card_outline(mask, cfg, shape, (int(x), int(y), sw, sh))
         if quad is None:
             continue

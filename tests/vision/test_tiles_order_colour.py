@@ -228,3 +228,25 @@ def test_a_ring_mostly_of_paper_votes_on_its_colour_pixels_but_shows_how_few(
     assert share == pytest.approx(1.0) and runner_up == 0.0
     assert coverage == pytest.approx(0.1)
     assert coverage < section("tiles")["min_coverage"]  # so such a tile is declined
+
+
+def test_an_empty_table_is_searched_without_trying_each_pocket_along_the_border(
+        monkeypatch: pytest.MonkeyPatch, calibration: Calibration) -> None:
+    # the camera reads continuously while waiting for the order card; on a plain table the
+    # sensor's grain is edges nearly everywhere at the lower levels, leaving dozens of pockets
+    # along the border, none of which can hold a card: the search for a card partly out of
+    # view tries none of them (each try labels the whole picture again)
+    from vision.staged import _camera
+    image = _camera(np.full((720, 1280, 3), (70, 110, 95), np.uint8), np.random.default_rng(5))
+    searches: list[int] = []
+    card_in = order._card_in
+
+    def counted(*args: object, **kwargs: object) -> np.ndarray | None:
+        searches.append(1)
+        return card_in(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(order, "_card_in", counted)
+    with pytest.raises(NoCardFound):
+        order.find_card(image, calibration.order.aspect)
+    # one search of each edge level's enclosed blobs, no trial of a pocket
+    assert len(searches) <= len(section("order")["edge_levels"]) + 1
