@@ -11,16 +11,25 @@ import dataclasses
 import logging
 import threading
 
+import cv2
 import numpy as np
 
 from companion.config import Config
-from companion.ports import CameraError, Observation, ReadingKind
+from companion.ports import (
+    CameraError,
+    GridObservation,
+    Observation,
+    OrderObservation,
+    ReadingKind,
+    TilesObservation,
+)
 from vision import calibration as calibration_module
 from vision.calibration import Calibration
 from vision.errors import VisionError
 from vision.read import nothing, read_region
 from vision.sources import FrameSource
-from vision.stability import Stability
+from vision.stability import Stability, thumbnail
+from vision.thresholds import thresholds
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +42,12 @@ class FrameCamera:
         self.calibration = cal
         self._stability = Stability()
         self._lock = threading.Lock()
+        cfg = thresholds().get("idle", {})  # an older thresholds file may not have it
+        self._idle_change = float(cfg.get("change", 16.0))
+        self._idle_pixels = int(cfg.get("pixels", 3))
+        self._idle_skips = int(cfg.get("skips", 7))
+        # (kind, secret, thumbnail of the frame that read nothing, frames skipped since)
+        self._idle: tuple[ReadingKind, bool, np.ndarray, int] | None = None
 
     def read(self, kind: ReadingKind, *, secret: bool = False) -> Observation:
         with self._lock:
@@ -42,19 +57,45 @@ class FrameCamera:
             return obs
 
     def read_frame(self, frame: np.ndarray, kind: ReadingKind, *, secret: bool) -> Observation:
-        try:
-            obs, region = read_region(frame, kind, self.calibration)
-        except VisionError as exc:
+        small = thumbnail(frame)
+        if self._unchanged_since_nothing(kind, secret, small):
+            # The app reads the camera several times a second while it waits (for the order
+            # card, for tiles); running the readers on the same empty table each time is what
+            # kept the idle device busy. Nothing read stays nothing read until the picture
+            # changes, and is re-read now and then all the same (light drifts slowly).
             obs, region = nothing(kind), None
-            if not secret:
-                log.debug("%s: %s", kind, exc)
-        stable = self._stability.update(obs, frame, region)
+        else:
+            try:
+                obs, region = read_region(frame, kind, self.calibration)
+            except VisionError as exc:
+                obs, region = nothing(kind), None
+                if not secret:
+                    log.debug("%s: %s", kind, exc)
+            self._idle = (kind, secret, small, 0) if read_nothing(obs) else None
+        stable = self._stability.update(obs, frame, region, small=small)
         obs = dataclasses.replace(obs, stable=stable)
         if secret:
             log.info("card read")
         else:
             log.debug("%s reading: %s", kind, obs)
         return obs
+
+    def _unchanged_since_nothing(self, kind: ReadingKind, secret: bool, small: np.ndarray) -> bool:
+        """True when the last full read of this kind found nothing and no part of the picture
+        has changed since (a card, a tile or a hand coming into view changes a patch of the
+        thumbnail by far more than sensor noise does)."""
+        if self._idle is None:
+            return False
+        idle_kind, idle_secret, before, skipped = self._idle
+        if (idle_kind, idle_secret) != (kind, secret) or before.shape != small.shape:
+            return False
+        if skipped >= self._idle_skips:
+            return False
+        changed = int(np.count_nonzero(cv2.absdiff(small, before) > self._idle_change))
+        if changed >= self._idle_pixels:
+            return False
+        self._idle = (idle_kind, idle_secret, before, skipped + 1)
+        return True
 
     def frame(self) -> np.ndarray:
         """A frame for calibration and the set-up preview; never during a secret scan (the UI
@@ -74,9 +115,21 @@ class FrameCamera:
         with self._lock:
             self.calibration = cal
             self._stability.reset()
+            self._idle = None
 
     def close(self) -> None:
         self.source.close()
+
+
+def read_nothing(obs: Observation) -> bool:
+    """True when a reading holds nothing at all (every robot and cell declined)."""
+    if isinstance(obs, TilesObservation):
+        return all(r.robot is None for r in obs.robots.values())
+    if isinstance(obs, OrderObservation):
+        return obs.reading.robot is None
+    if isinstance(obs, GridObservation):
+        return all(c <= 0.0 for row in obs.confidence for c in row)
+    return False
 
 
 def open_source(config: Config) -> FrameSource | None:

@@ -27,6 +27,14 @@ def key(obs: Observation) -> Any:
     raise TypeError(type(obs))
 
 
+def thumbnail(frame: np.ndarray) -> np.ndarray:
+    """The frame in grey, WORK_WIDTH wide: what movement and change are judged on."""
+    h, w = frame.shape[:2]
+    k = WORK_WIDTH / w
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+    return cv2.resize(grey, (WORK_WIDTH, max(1, int(h * k))), interpolation=cv2.INTER_AREA)
+
+
 class Stability:
     def __init__(self, frames: int | None = None, motion: float | None = None) -> None:
         cfg = section("stability")
@@ -39,13 +47,15 @@ class Stability:
         self._history.clear()
         self._previous = None
 
-    def update(self, obs: Observation, frame: np.ndarray, region: Region | None) -> bool:
+    def update(self, obs: Observation, frame: np.ndarray, region: Region | None,
+               small: np.ndarray | None = None) -> bool:
         """Add one frame's reading; True when the last ``frames`` readings agree and nothing
-        moved over the region between them."""
+        moved over the region between them. ``small`` is the frame's :func:`thumbnail` when the
+        caller has it already."""
         h, w = frame.shape[:2]
         k = WORK_WIDTH / w
-        small = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame,
-                           (WORK_WIDTH, max(1, int(h * k))), interpolation=cv2.INTER_AREA)
+        if small is None:
+            small = thumbnail(frame)
         still = True
         if self._previous is not None and self._previous.shape == small.shape:
             x0, y0, x1, y1 = region if region is not None else (0, 0, w, h)

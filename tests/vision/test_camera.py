@@ -141,3 +141,60 @@ def test_a_secret_scan_logs_only_card_read_and_writes_nothing(
     messages = {r.getMessage() for r in caplog.records if r.name.startswith("vision")}
     assert messages == {"card read"}
     assert list(tmp_path.iterdir()) == []
+
+
+class _Frames:
+    """A frame source that shows whatever picture the test puts in ``image``."""
+
+    name = "test frames"
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.image = image
+
+    def frame(self) -> np.ndarray:
+        return self.image
+
+    def lock(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_an_unchanged_empty_table_is_not_read_again_until_something_comes_into_view(
+        config: Config, style: Style, calibration: Calibration,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.camera as camera_module
+
+    rng = np.random.default_rng(5)
+    empty = rng.normal(120, 4, (720, 1280, 3)).clip(0, 255).astype(np.uint8)
+    card = make_example("order", "o.png", style, config, np.random.default_rng(21))
+    calls: list[str] = []
+    real_read = camera_module.read_region
+
+    def counting_read(image: np.ndarray, kind: str, cal: Calibration):  # type: ignore[no-untyped-def]
+        calls.append(kind)
+        return real_read(image, kind, cal)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(camera_module, "read_region", counting_read)
+    source = _Frames(empty)
+    camera = FrameCamera(source, calibration)  # type: ignore[arg-type]
+    skips = camera._idle_skips
+    for _ in range(skips + 1):
+        # fresh sensor noise each frame: noise alone is no change
+        source.image = (empty.astype(np.int16) + rng.integers(-6, 7, empty.shape)).clip(
+            0, 255).astype(np.uint8)
+        assert camera.read("order").reading.robot is None  # type: ignore[union-attr]
+    assert len(calls) == 1  # read once, then skipped while nothing changed
+    source.image = empty
+    camera.read("order")
+    assert len(calls) == 2  # ...and read again after `skips` frames all the same
+    # another kind of reading is never skipped on the strength of an order search
+    camera.read("tiles")
+    assert calls[-1] == "tiles"
+    # a card held up is read at once, and every frame while something is read
+    source.image = card.image
+    readings = [camera.read("order") for _ in range(3)]
+    assert calls[-3:] == ["order", "order", "order"]
+    assert readings[-1].reading.robot == card.robot  # type: ignore[union-attr]
+    assert readings[-1].stable
