@@ -96,26 +96,10 @@ def _blend(canvas: np.ndarray, x0: int, y0: int, top: np.ndarray, alpha: np.ndar
 def _paste(canvas: np.ndarray, patch: np.ndarray, H: np.ndarray,
            mask: np.ndarray | None = None) -> None:
     """``draw.paste`` without whole-region float copies."""
-    h, w = patch.shape[:2]
-    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64).reshape(-1, 1, 2)
-    dst = cv2.perspectiveTransform(corners, H).reshape(-1, 2)
-    x0 = max(math.floor(dst[:, 0].min()) - 1, 0)
-    y0 = max(math.floor(dst[:, 1].min()) - 1, 0)
-    x1 = min(math.ceil(dst[:, 0].max()) + 2, canvas.shape[1])
-    y1 = min(math.ceil(dst[:, 1].max()) + 2, canvas.shape[0])
-    if x1 <= x0 or y1 <= y0:
-        return
-    local = draw.trans(-x0, -y0) @ H
-    size = (x1 - x0, y1 - y0)
-    if patch.ndim == 2:
-        patch = cv2.cvtColor(patch, cv2.COLOR_GRAY2BGR)
-    warped = cv2.warpPerspective(patch, local, size, flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
-    if mask is None:
-        mask = np.full((h, w), 255, np.uint8)
-    alpha = cv2.warpPerspective(mask, local, size, flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    _blend(canvas, x0, y0, warped, alpha)
+    placed = draw.warp_into(canvas.shape, patch, H, mask)
+    if placed is not None:
+        x0, y0, warped, alpha = placed
+        _blend(canvas, x0, y0, warped, alpha)
 
 
 def _hand(canvas: np.ndarray, rng: Rng, cx: float, cy: float, size: float,

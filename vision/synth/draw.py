@@ -56,18 +56,20 @@ def place(width: float, height: float, cx: float, cy: float, angle: float) -> np
     return np.asarray(trans(cx, cy) @ rot(angle) @ trans(-width / 2, -height / 2))
 
 
-def paste(canvas: np.ndarray, patch: np.ndarray, H: np.ndarray, mask: np.ndarray | None = None,
-          opacity: float = 1.0) -> None:
-    """Warp ``patch`` into ``canvas`` through homography H (patch pixel -> canvas pixel)."""
+def warp_into(canvas_shape: tuple[int, ...], patch: np.ndarray, H: np.ndarray,
+              mask: np.ndarray | None = None
+              ) -> tuple[int, int, np.ndarray, np.ndarray] | None:
+    """``patch`` (and its mask) warped through homography H (patch pixel -> canvas pixel), cut
+    to the part of the canvas it covers: ``(x0, y0, warped, alpha)``; None when it misses it."""
     h, w = patch.shape[:2]
     corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
     dst = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), H).reshape(-1, 2)
     x0 = max(math.floor(dst[:, 0].min()) - 1, 0)
     y0 = max(math.floor(dst[:, 1].min()) - 1, 0)
-    x1 = min(math.ceil(dst[:, 0].max()) + 2, canvas.shape[1])
-    y1 = min(math.ceil(dst[:, 1].max()) + 2, canvas.shape[0])
+    x1 = min(math.ceil(dst[:, 0].max()) + 2, canvas_shape[1])
+    y1 = min(math.ceil(dst[:, 1].max()) + 2, canvas_shape[0])
     if x1 <= x0 or y1 <= y0:
-        return
+        return None
     Hl = trans(-x0, -y0) @ H
     size = (x1 - x0, y1 - y0)
     if patch.ndim == 2:
@@ -78,8 +80,18 @@ def paste(canvas: np.ndarray, patch: np.ndarray, H: np.ndarray, mask: np.ndarray
         mask = np.full((h, w), 255, np.uint8)
     alpha = cv2.warpPerspective(mask, Hl, size, flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return x0, y0, warped, alpha
+
+
+def paste(canvas: np.ndarray, patch: np.ndarray, H: np.ndarray, mask: np.ndarray | None = None,
+          opacity: float = 1.0) -> None:
+    """Warp ``patch`` into ``canvas`` through homography H (patch pixel -> canvas pixel)."""
+    placed = warp_into(canvas.shape, patch, H, mask)
+    if placed is None:
+        return
+    x0, y0, warped, alpha = placed
     a = (alpha.astype(np.float32) / 255.0 * opacity)[..., None]
-    region = canvas[y0:y1, x0:x1]
+    region = canvas[y0:y0 + alpha.shape[0], x0:x0 + alpha.shape[1]]
     region[:] = (warped * a + region * (1 - a)).astype(np.uint8)
 
 
