@@ -107,27 +107,7 @@ def _hand(canvas: np.ndarray, rng: Rng, cx: float, cy: float, size: float,
     """The hand of ``draw.hand`` (palm, fingers, thumb, the arm out of the picture), blended
     only where it is."""
     colour = np.array(draw.SKIN[int(rng.integers(0, len(draw.SKIN)))], np.float32)
-    mask = np.zeros(canvas.shape[:2], np.uint8)
-    a = math.radians(angle)
-    ux, uy = math.cos(a), math.sin(a)
-    vx, vy = -uy, ux
-    cv2.ellipse(mask, (int(cx), int(cy)), (int(size * 0.5), int(size * 0.42)), angle, 0, 360,
-                255, -1)
-    for i, off in enumerate((-0.33, -0.11, 0.11, 0.33)):
-        length = size * (0.55, 0.62, 0.6, 0.48)[i] * rng.uniform(0.9, 1.1)
-        bx = cx + ux * size * 0.35 + vx * off * size
-        by = cy + uy * size * 0.35 + vy * off * size
-        ex, ey = bx + ux * length, by + uy * length
-        cv2.line(mask, (int(bx), int(by)), (int(ex), int(ey)), 255, max(2, int(size * 0.17)))
-        cv2.circle(mask, (int(ex), int(ey)), max(1, int(size * 0.085)), 255, -1)
-    far = 4.0 * max(canvas.shape[:2])
-    cv2.line(mask, (int(cx), int(cy)), (int(cx - ux * far), int(cy - uy * far)), 255,
-             int(size * 0.75))
-    side = 1 if rng.random() < 0.5 else -1
-    tx, ty = cx + vx * side * size * 0.45, cy + vy * side * size * 0.45
-    ex = tx + (ux * 0.5 + vx * side * 0.3) * size
-    ey = ty + (uy * 0.5 + vy * side * 0.3) * size
-    cv2.line(mask, (int(tx), int(ty)), (int(ex), int(ey)), 255, max(2, int(size * 0.19)))
+    mask = draw.hand_mask(canvas.shape, rng, cx, cy, size, angle)
     soft = cv2.GaussianBlur(mask, (0, 0), 1.2)
     shade = cv2.GaussianBlur(mask, (0, 0), max(1.0, size * 0.15))
     del mask

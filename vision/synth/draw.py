@@ -128,12 +128,11 @@ def table(width: int, height: int, rng: Rng, base: BGR | None = None) -> np.ndar
 SKIN: list[BGR] = [(170, 190, 230), (130, 160, 215), (95, 130, 190), (60, 90, 140), (45, 65, 100)]
 
 
-def hand(canvas: np.ndarray, rng: Rng, cx: float, cy: float, size: float, angle: float,
-         arm: bool = True) -> None:
-    """A hand (palm and fingers) seen from above; fingers point along ``angle`` (degrees), the
-    arm runs the other way out of the picture."""
-    colour = np.array(SKIN[int(rng.integers(0, len(SKIN)))], np.float32)
-    mask = np.zeros(canvas.shape[:2], np.uint8)
+def hand_mask(shape: tuple[int, ...], rng: Rng, cx: float, cy: float, size: float,
+              angle: float, arm: bool = True) -> np.ndarray:
+    """The mask (0 or 255) of a hand seen from above: palm, four fingers along ``angle``
+    (degrees), a thumb on a random side and, with ``arm``, the arm out of the picture."""
+    mask = np.zeros(shape[:2], np.uint8)
     a = math.radians(angle)
     ux, uy = math.cos(a), math.sin(a)
     vx, vy = -uy, ux
@@ -147,7 +146,7 @@ def hand(canvas: np.ndarray, rng: Rng, cx: float, cy: float, size: float, angle:
         cv2.line(mask, (int(bx), int(by)), (int(ex), int(ey)), 255, max(2, int(size * 0.17)))
         cv2.circle(mask, (int(ex), int(ey)), max(1, int(size * 0.085)), 255, -1)
     if arm:
-        far = 4.0 * max(canvas.shape[:2])
+        far = 4.0 * max(shape[:2])
         cv2.line(mask, (int(cx), int(cy)), (int(cx - ux * far), int(cy - uy * far)), 255,
                  int(size * 0.75))
     side = 1 if rng.random() < 0.5 else -1
@@ -155,6 +154,15 @@ def hand(canvas: np.ndarray, rng: Rng, cx: float, cy: float, size: float, angle:
     ex = tx + (ux * 0.5 + vx * side * 0.3) * size
     ey = ty + (uy * 0.5 + vy * side * 0.3) * size
     cv2.line(mask, (int(tx), int(ty)), (int(ex), int(ey)), 255, max(2, int(size * 0.19)))
+    return mask
+
+
+def hand(canvas: np.ndarray, rng: Rng, cx: float, cy: float, size: float, angle: float,
+         arm: bool = True) -> None:
+    """A hand (palm and fingers) seen from above; fingers point along ``angle`` (degrees), the
+    arm runs the other way out of the picture."""
+    colour = np.array(SKIN[int(rng.integers(0, len(SKIN)))], np.float32)
+    mask = hand_mask(canvas.shape, rng, cx, cy, size, angle, arm)
     soft = cv2.GaussianBlur(mask, (0, 0), 1.2).astype(np.float32)[..., None] / 255.0
     shade = cv2.GaussianBlur(mask, (0, 0), max(1.0, size * 0.15)).astype(np.float32) / 255.0
     skin = colour[None, None, :] * (0.75 + 0.3 * shade[..., None])
