@@ -355,9 +355,14 @@ class SimulatedBoard:
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(5)
         self.unplug()
-        for fd in (self._wake_r, self._wake_w):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        # Mark the pipe gone before closing it: a later _wake() must not write into whatever
+        # file the process opens next under the same descriptor number (a journal, a pty).
+        wake_r, wake_w = self._wake_r, self._wake_w
+        self._wake_r = self._wake_w = -1
+        for fd in (wake_r, wake_w):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
         if self._tmpdir is not None:
             self._tmpdir.cleanup()
             self._tmpdir = None
@@ -396,6 +401,8 @@ class SimulatedBoard:
         """
         if not 0 <= station < self.stations:
             raise ValueError(f"the board has stations 0..{self.stations - 1}, not {station}")
+        if self._stop.is_set():
+            raise RuntimeError("the simulated board is closed; nobody can press its buttons")
         pin = BUTTON_PINS[station]
         with self._thumb:
             t = self.clock.ticks_us()
@@ -449,8 +456,11 @@ class SimulatedBoard:
     # ------------------------------------------------------------------ main loop
 
     def _wake(self) -> None:
+        wake_w = self._wake_w
+        if wake_w < 0:
+            return  # closed: see close()
         with contextlib.suppress(BlockingIOError, OSError):
-            os.write(self._wake_w, b"x")
+            os.write(wake_w, b"x")
 
     def _run(self) -> None:
         # The firmware's loop steps every 2 ms while anything happens (a press, a frame from the

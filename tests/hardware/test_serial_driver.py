@@ -247,3 +247,21 @@ def test_contact_bounce_on_the_board_is_one_press(table: Table) -> None:
     sim.clock.advance(50_000)
     sentinel(table, 1)
     assert [p.station for p in table.presses] == [2, 5]
+
+
+def test_a_closed_simulator_writes_nowhere(tmp_path: Path) -> None:
+    # close() frees the wake-up pipe's descriptors; the process may hand the same numbers to
+    # the next file it opens. Nothing the closed board does may write into that file.
+    simulator = SimulatedBoard(6)
+    simulator.close()
+    reused = tmp_path / "journal"
+    fds = [os.open(reused, os.O_RDWR | os.O_CREAT) for _ in range(4)]
+    try:
+        with pytest.raises(RuntimeError, match="closed"):
+            simulator.press(0)
+        simulator.power_cycle(replug=False)
+        simulator.close()  # a second close changes nothing either
+    finally:
+        for fd in fds:
+            os.close(fd)
+    assert reused.read_bytes() == b""
