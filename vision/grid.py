@@ -265,7 +265,8 @@ def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, fl
 
 def _stats(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Of each cell's middle (all cells of one size): its pixels (n, k, 3), their median
-    colour (n, 3) and the texture (mean absolute Sobel gradient in grey), all at once."""
+    colour (n, 3) and the texture (mean absolute Sobel gradient in grey, smooth shading taken
+    away first), all at once."""
     if not cells:
         return np.zeros((0, 0, 3), np.float32), np.zeros((0, 3), np.float32), np.zeros(0)
     stack = np.stack(cells)
@@ -276,6 +277,10 @@ def _stats(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     px = inner.reshape(n, -1, 3).astype(np.float32)
     # the cells one above the other: the gradient of a middle sees its own cell's pixels only
     g = cv2.cvtColor(stack.reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    # the soft edge of a shadow or a lamp's fall-off is no texture: what a blur of a few
+    # pixels keeps is taken away (print, a hand's outline and noise stay); the blur reaches
+    # less far than the middle lies inside its cell, so cells do not mix
+    g -= cv2.GaussianBlur(g, (13, 13), 3.0)
     grad = (np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
             + np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))).reshape(n, h, w)
     texture = grad[:, y:h - y, x:w - x].reshape(n, -1).mean(axis=1)

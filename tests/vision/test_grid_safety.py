@@ -88,3 +88,15 @@ def test_turned_calibration_cards_are_turned_back_before_averaging(config: Confi
     first = grid._template(g, 0, 0).astype(np.float32)
     assert values[0] == 2
     assert np.abs(mean - first).max() < 2.0
+
+
+def test_a_soft_shadow_edge_is_no_texture_but_print_is() -> None:
+    # a smooth table; one cell crossed by a shadow's soft edge (same colour, darker on one
+    # side), another of the table's colour with thin dark print on it
+    table = [np.full((64, 48, 3), (150, 90, 180), np.uint8) for _ in range(6)]
+    ramp = np.clip((np.arange(48) - 14) / 20.0, 0, 1)[None, :, None]  # dark to light
+    shaded = (np.array([150, 90, 180], np.float32) * (0.7 + 0.3 * ramp)
+              * np.ones((64, 48, 3), np.float32)).astype(np.uint8)
+    printed = table[0].copy()
+    printed[24:40:4, 16:32] = (40, 25, 50)  # thin strokes cover well under a tenth of it
+    assert set(grid.surely_empty([shaded, printed], [0, 1], table)) == {0}
