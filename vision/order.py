@@ -53,6 +53,11 @@ class OrderLook:
     #: turned (None: the art does not tell them apart, so the top is the side nearer the top of
     #: the picture)
     turn_margin: float | None = None
+    #: the calibration cards' print without its colours (see :func:`sketch`), upright, and how
+    #: clearly it must tell top from bottom before a card is read turned (None: not learnt, or
+    #: the print is about the same both ways up)
+    sketch: np.ndarray | None = None
+    sketch_margin: float | None = None
 
     @classmethod
     def default(cls, model: ColourModel) -> OrderLook:
@@ -62,7 +67,11 @@ class OrderLook:
         return {"model": self.model.to_json(), "learnt": self.learnt,
                 "masks": [np.flatnonzero(m).tolist() for m in self.masks],
                 "aspect": None if self.aspect is None else round(self.aspect, 4),
-                "turn_margin": None if self.turn_margin is None else round(self.turn_margin, 4)}
+                "turn_margin": None if self.turn_margin is None else round(self.turn_margin, 4),
+                "sketch": None if self.sketch is None else
+                np.round(self.sketch, 5).ravel().tolist(),
+                "sketch_margin": None if self.sketch_margin is None else
+                round(self.sketch_margin, 4)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> OrderLook:
@@ -71,9 +80,39 @@ class OrderLook:
         for k, idx in enumerate(data["masks"]):
             masks[k, idx] = True
         aspect, turn = data.get("aspect"), data.get("turn_margin")
+        drawn, margin = data.get("sketch"), data.get("sketch_margin")
         return cls(ColourModel.from_json(data["model"]), masks.reshape(3, h, w),
                    bool(data.get("learnt", True)), None if aspect is None else float(aspect),
-                   None if turn is None else float(turn))
+                   None if turn is None else float(turn),
+                   None if drawn is None else
+                   np.asarray(drawn, np.float32).reshape(_sketch_shape()),
+                   None if margin is None else float(margin))
+
+
+def _sketch_shape() -> tuple[int, int]:
+    w, h = canonical_size()
+    rim = int(section("order")["sketch_rim"])
+    return h - 2 * rim, w - 2 * rim
+
+
+def sketch(card: np.ndarray) -> np.ndarray:
+    """What a canonical card's print looks like whatever the robot's colours: where its grey
+    level steps (outlines, title, symbols), blurred a little so a card found a pixel off still
+    matches, without the rim (the card's own edge and frame look the same both ways up, and an
+    outline found a little wide shows the table there); zero mean, unit norm."""
+    grey = np.ascontiguousarray(card.mean(axis=2), np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag = cv2.GaussianBlur(cv2.magnitude(gx, gy), (0, 0), float(section("order")["sketch_blur"]))
+    rim = int(section("order")["sketch_rim"])
+    mag = mag[rim:mag.shape[0] - rim, rim:mag.shape[1] - rim]
+    mag = mag - mag.mean()
+    return np.asarray(mag / max(float(np.linalg.norm(mag)), 1e-6), np.float32)
+
+
+def sketch_evidence(drawn: np.ndarray, template: np.ndarray) -> float:
+    """Positive when a card's sketch matches the upright template better than turned."""
+    return float((drawn * template).sum() - (drawn[::-1, ::-1] * template).sum())
 
 
 def _upright(box: np.ndarray) -> np.ndarray:
@@ -130,11 +169,14 @@ def find_card(image: np.ndarray, aspect: float | None = None) -> np.ndarray:
     sh, sw = small.shape[:2]
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
     grad = np.zeros((sh, sw), np.float32)
+    sobel = []
     for c in range(3):
         gx = cv2.Sobel(lab[..., c], cv2.CV_32F, 1, 0, ksize=3)
         gy = cv2.Sobel(lab[..., c], cv2.CV_32F, 0, 1, ksize=3)
+        sobel.append((gx, gy))
         grad = np.maximum(grad, cv2.magnitude(gx, gy))
     g8 = np.clip(grad * (255.0 / max(float(np.percentile(grad, 99.5)), 1.0)), 0, 255)
+    gradient = _Gradient(g8, sobel)
     otsu, _ = cv2.threshold(g8.astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu follows the strong edges of the printed robot; a pale card on a pale table needs a
     # lower level, a busy table a higher one. Levels are tried from the highest and the largest
@@ -163,7 +205,7 @@ def find_card(image: np.ndarray, aspect: float | None = None) -> np.ndarray:
             if level not in split:
                 split[level] = _split(g8, level)
             found = _card_at_level(split[level], cfg, clipped_shape if clipped else shape,
-                                   clipped)
+                                   clipped, gradient, level)
             area = 0.0 if found is None else float(cv2.contourArea(found))
             if found is not None and (best is None or area > cv2.contourArea(best)):
                 best = found
@@ -229,13 +271,15 @@ def _split(g8: np.ndarray, level: float) -> _Split:
 
 
 def _card_at_level(split: _Split, cfg: dict[str, Any], shape: tuple[float, float],
-                   clipped: bool) -> np.ndarray | None:
+                   clipped: bool, gradient: _Gradient | None = None,
+                   level: float = 0.0) -> np.ndarray | None:
     regions, stats, contact, fg = split.regions, split.stats, split.contact, split.fg
     sh, sw = fg.shape
     if split.blobs is None:
         split.blobs = _blobs(fg, cfg)
     if not clipped:
-        return _card_in(fg, cfg, shape, split.blobs)
+        return _card_in(fg, cfg, shape, split.blobs,
+                        edges=None if gradient is None else (gradient, level))
     # a card partly out of view: each region that meets the border along a short stretch
     # (not the room or the table) is tried as part of the card, one at a time, so an arm
     # reaching in from the border is never joined to it
@@ -293,9 +337,12 @@ def _open_kernel(cfg: dict[str, Any], sw: int, sh: int) -> np.ndarray:
 
 
 def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
-             blobs: _Blobs | None = None, only: np.ndarray | None = None) -> np.ndarray | None:
+             blobs: _Blobs | None = None, only: np.ndarray | None = None,
+             edges: tuple[_Gradient, float] | None = None) -> np.ndarray | None:
     """The largest card-shaped blob of a foreground mask, as 4 corners (clockwise); only the
-    blobs ``only`` when given."""
+    blobs ``only`` when given. With ``edges`` (the picture's gradient and the edge level), a
+    blob that is not card-shaped itself (the card lies against a board, another card, a hand
+    of its own colour) is searched for a card's four straight edges inside it."""
     sh, sw = fg.shape
     if blobs is None:
         blobs = _blobs(fg, cfg)
@@ -307,6 +354,10 @@ def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
             continue
         mask = (blobs.labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         quad = _card_outline(mask, cfg, shape, (int(x), int(y), sw, sh))
+        if quad is None and edges is not None:
+            gradient, level = edges
+            quad = _card_from_lines(mask, gradient.crop(int(x), int(y), int(bw), int(bh)),
+                                    level, cfg, shape, (int(x), int(y), sw, sh))
         if quad is None:
             continue
         quad_area = float(cv2.contourArea(quad))
@@ -315,6 +366,227 @@ def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
         best_area = quad_area
         best = quad + np.array([x, y], np.float32)
     return best
+
+
+@dataclass
+class _Gradient:
+    """The picture's colour steps (the small copy's)."""
+
+    g8: np.ndarray  # the strongest channel's gradient magnitude, 0..255 (float32)
+    sobel: list[tuple[np.ndarray, np.ndarray]]  # each channel's x and y derivatives
+
+    def crop(self, x: int, y: int, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+        """The magnitude and the direction (0..pi) of the strongest channel's step in a box."""
+        gxs = np.stack([gx[y:y + h, x:x + w] for gx, _ in self.sobel])
+        gys = np.stack([gy[y:y + h, x:x + w] for _, gy in self.sobel])
+        strongest = (gxs * gxs + gys * gys).argmax(axis=0)[None]
+        gx = np.take_along_axis(gxs, strongest, 0)[0]
+        gy = np.take_along_axis(gys, strongest, 0)[0]
+        return self.g8[y:y + h, x:x + w], np.arctan2(gy, gx) % np.pi
+
+
+def _intersect(a: tuple[float, float], b: tuple[float, float]) -> np.ndarray | None:
+    """Where two lines (normal angle, offset: x cos t + y sin t = offset) cross."""
+    m = np.array([[math.cos(a[0]), math.sin(a[0])], [math.cos(b[0]), math.sin(b[0])]])
+    if abs(np.linalg.det(m)) < 1e-6:
+        return None
+    return np.linalg.solve(m, np.array([a[1], b[1]]))
+
+
+def _edge_support(quad: np.ndarray, edge: np.ndarray, direction: np.ndarray,
+                  cos_tol: float) -> np.ndarray:
+    """For each side of ``quad``, the share of its length that runs along an edge pixel whose
+    step is across the side (within a pixel of it)."""
+    h, w = edge.shape
+    out = np.zeros(4)
+    for side in range(4):
+        p, q = quad[side], quad[(side + 1) % 4]
+        length = float(np.linalg.norm(q - p))
+        if length < 1:
+            return out
+        along = (q - p) / length
+        normal = np.array([-along[1], along[0]])
+        t = np.linspace(0.05, 0.95, max(8, int(length)))
+        pts = p + t[:, None] * (q - p)
+        hit = np.zeros(len(t), bool)
+        for o in (-1.0, 0.0, 1.0):
+            xy = np.round(pts + o * normal).astype(np.int64)
+            ok = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
+            xs, ys = xy[ok, 0], xy[ok, 1]
+            theta = math.atan2(normal[1], normal[0])
+            across = np.abs(np.cos(direction[ys, xs] - theta)) >= cos_tol
+            hit[np.flatnonzero(ok)[edge[ys, xs] & across]] = True
+        out[side] = hit.mean()
+    return out
+
+
+def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], level: float,
+                     cfg: dict[str, Any], shape: tuple[float, float],
+                     frame: tuple[int, int, int, int]) -> np.ndarray | None:
+    """The largest card in a blob whose own outline is not card-shaped (the card touches a
+    board or another card, or a hand of its border's colour), from straight edges: lines many
+    edge pixels lie on (each pixel votes only for lines across its own step), paired into
+    rectangles of the card's shape whose four sides each run along edges for a good part of
+    their length and whose inside is the blob's. Corners clockwise, in ``mask`` pixels."""
+    g8, direction = crop
+    bh, bw = mask.shape
+    sw, sh = frame[2:]
+    edge = (g8 > level) & (mask > 0)
+    min_side = math.sqrt(float(cfg["min_area"]) * sw * sh / shape[1])
+    support = float(cfg["min_edge_support"])
+    ys, xs = np.nonzero(edge)
+    if len(xs) < 4 * support * min_side:
+        return None
+    n = round(180 / float(cfg["line_angle_step_degrees"]))
+    spread = int(cfg["line_angle_spread"])
+    thetas = np.arange(n) * math.pi / n
+    own = np.round(direction[ys, xs] * n / math.pi).astype(np.int64) % n
+    votes = np.concatenate([(own + d) % n for d in range(-spread, spread + 1)])
+    rep = 2 * spread + 1
+    reach = int(math.hypot(bw, bh)) + 2
+    rho = np.round(np.tile(xs, rep) * np.cos(thetas[votes]) +
+                   np.tile(ys, rep) * np.sin(thetas[votes])).astype(np.int64) + reach
+    acc = np.bincount(votes * (2 * reach + 1) + rho,
+                      minlength=n * (2 * reach + 1)).reshape(n, 2 * reach + 1)
+    # an edge a pixel off straight (perspective, rounding) still counts as one line
+    acc = acc.astype(np.float32)
+    acc[:, 1:-1] += acc[:, :-2] + acc[:, 2:]
+    peaks = (acc == cv2.dilate(acc, np.ones((5, 5), np.uint8))) & (acc >= support * min_side)
+    ti, ri = np.nonzero(peaks)
+    tilt = math.radians(float(cfg["edge_tilt_degrees"]))
+
+    def turn(a: float, b: float) -> float:  # the angle between two lines' directions, 0..pi/2
+        d = abs(a - b) % math.pi
+        return min(d, math.pi - d)
+
+    # one straight edge also gathers votes for lines a little turned about points along it:
+    # of lines that nearly coincide over the blob, the one with the most votes stands for all
+    centre = np.array([bw / 2, bh / 2])
+    lines: list[tuple[float, float, float]] = []
+    for k in np.argsort(-acc[ti, ri], kind="stable"):
+        theta, offset = float(thetas[ti[k]]), float(ri[k] - reach)
+        normal = np.array([math.cos(theta), math.sin(theta)])
+        at = offset - float(centre @ normal)  # signed distance from the blob's centre
+        # (normals half a turn apart describe the same direction with the offset's sign flipped)
+        if any(turn(theta, t) <= tilt and abs(at - a * math.copysign(1, math.cos(theta - t))) <= 3
+               for t, _, a in lines):
+            continue
+        lines.append((theta, offset, at))
+        if len(lines) == int(cfg["line_candidates"]):
+            break
+
+    pairs = []
+    for i in range(len(lines)):
+        for j in range(i + 1, len(lines)):
+            (ta, ra, _), (tb, rb, _) = lines[i], lines[j]
+            if turn(ta, tb) > tilt:
+                continue
+            # the same line family: offsets compared along one normal
+            gap = abs(ra - rb) if abs(ta - tb) < math.pi / 2 else abs(ra + rb)
+            if gap >= min_side:
+                pairs.append(((ta, ra), (tb, rb), (ta + tb) / 2 if abs(ta - tb) < math.pi / 2
+                              else (ta + tb + math.pi) / 2 % math.pi))
+    cos_tol = math.cos(math.radians(float(cfg["edge_direction_degrees"])))
+    min_area = float(cfg["min_area"]) * sw * sh
+    found: list[tuple[float, np.ndarray]] = []
+    for a in range(len(pairs)):
+        for b in range(a + 1, len(pairs)):
+            if abs(turn(pairs[a][2], pairs[b][2]) - math.pi / 2) > tilt:
+                continue
+            (l1, l2, _), (m1, m2, _) = pairs[a], pairs[b]
+            corners = [_intersect(l1, m1), _intersect(m1, l2), _intersect(l2, m2),
+                       _intersect(m2, l1)]
+            if any(c is None for c in corners):
+                continue
+            quad = np.array(corners, np.float32)
+            area = float(cv2.contourArea(quad))
+            if area < min_area or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+                continue
+            sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+            short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
+            if short < 8 or not shape[0] <= long_ / short <= shape[1]:
+                continue
+            found.append((area, quad))
+    found.sort(key=lambda f: -f[0])
+    for _, quad in found:
+        if _edge_support(quad, edge, direction, cos_tol).min() < support:
+            continue
+        inside = np.zeros_like(mask)
+        cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+        quad_area = float(inside.sum())
+        if quad_area < cfg["min_visible"] * float(cv2.contourArea(quad)):
+            continue
+        if float((inside & mask).sum()) < cfg["min_fill"] * quad_area:
+            continue
+        quad = _outermost(quad, edge, direction, cos_tol, cfg)
+        return _clockwise(_refine(quad, edge, direction, cos_tol))
+    return None
+
+
+def _outermost(quad: np.ndarray, edge: np.ndarray, direction: np.ndarray, cos_tol: float,
+               cfg: dict[str, Any]) -> np.ndarray:
+    """Each side moved out to the outermost edge parallel to it close outside: a frame printed
+    along the card's edge is a second, inner rectangle, and where the frame's colour meets
+    something as dark (a hand, a board's rim) only the inner one is whole. The card's outline
+    is the outer one wherever it shows along enough of the side."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    reach = int(float(cfg["frame_reach"]) * float(sides.min()))
+    centre = quad.mean(axis=0)
+    lines = []
+    for side in range(4):
+        p, q = quad[side], quad[(side + 1) % 4]
+        along = (q - p) / max(float(np.linalg.norm(q - p)), 1e-6)
+        normal = np.array([-along[1], along[0]])
+        if normal @ (p - centre) < 0:
+            normal = -normal
+        shift = 0
+        for step in range(reach, 1, -1):
+            moved = np.array([p + step * normal, q + step * normal, q, p], np.float32)
+            if _edge_support(moved, edge, direction, cos_tol)[0] >= cfg["frame_support"]:
+                shift = step
+                break
+        lines.append((math.atan2(normal[1], normal[0]), float(p @ normal) + shift))
+    corners = [_intersect(lines[(s - 1) % 4], lines[s]) for s in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    return np.array(corners, np.float32)
+
+
+def _clockwise(quad: np.ndarray) -> np.ndarray:
+    a, b = quad[1] - quad[0], quad[3] - quad[0]
+    return quad if a[0] * b[1] - a[1] * b[0] > 0 else quad[::-1].copy()
+
+
+def _refine(quad: np.ndarray, edge: np.ndarray, direction: np.ndarray,
+            cos_tol: float) -> np.ndarray:
+    """Each side fitted to the edge pixels along it (perspective: opposite sides need not be
+    parallel); a side with too few keeps its place."""
+    ys, xs = np.nonzero(edge)
+    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    lines = []
+    for side in range(4):
+        p, q = quad[side].astype(np.float64), quad[(side + 1) % 4].astype(np.float64)
+        along = (q - p) / max(float(np.linalg.norm(q - p)), 1e-6)
+        normal = np.array([-along[1], along[0]])
+        t = (pts - p) @ along / max(float(np.linalg.norm(q - p)), 1e-6)
+        near = (np.abs((pts - p) @ normal) <= 1.5) & (t > 0.05) & (t < 0.95)
+        theta = math.atan2(normal[1], normal[0])
+        near &= np.abs(np.cos(direction[ys, xs] - theta)) >= cos_tol
+        if near.sum() >= 8:
+            vx, vy, x0, y0 = cv2.fitLine(pts[near].astype(np.float32), cv2.DIST_L2, 0, 0.01,
+                                         0.01).ravel()
+            n_ = np.array([-vy, vx], np.float64)
+            lines.append((math.atan2(n_[1], n_[0]), float(np.array([x0, y0]) @ n_)))
+        else:
+            lines.append((theta, float(p @ normal)))
+    corners = [_intersect(lines[(s - 1) % 4], lines[s]) for s in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    refined = np.array(corners, np.float32)
+    if not cv2.isContourConvex(refined.reshape(-1, 1, 2)) or \
+            float(np.abs(refined - quad).max()) > 4:
+        return quad
+    return refined
 
 
 def _side_line(points: np.ndarray, centre: np.ndarray, angle: float, reach: float,
@@ -505,17 +777,35 @@ def turn_evidence(cls: np.ndarray, masks: np.ndarray) -> float:
     return layout_fit(cls, masks) - layout_fit(cls[::-1, ::-1], masks)
 
 
-def read_turned(cls: np.ndarray, look: OrderLook) -> RobotReading:
-    """The reading of a card whose top may be either end: the learnt part shapes decide; when
-    they do not tell clearly, the card is read only if it reads the same either way up."""
+def which_way_up(cls: np.ndarray, look: OrderLook, card: np.ndarray | None = None) -> float:
+    """How clearly the card is upright (positive) or upside down (negative), in units of the
+    margin calibration asks for (1: just clear enough), or None when nothing tells.
+
+    Two cues, each measured against how clearly it told the calibration cards' tops from their
+    bottoms: where the parts' colours lie (on a card upside down the legs lie where the head
+    should be) and, given the warped ``card``, the print without its colours (a title, a
+    symbol in a corner, the head's and the legs' outlines). The cues learnt are averaged."""
+    cues = []
+    if look.learnt and look.turn_margin is not None:
+        cues.append(turn_evidence(cls, look.masks) / look.turn_margin)
+    if card is not None and look.sketch is not None and look.sketch_margin is not None:
+        cues.append(sketch_evidence(sketch(card), look.sketch) / look.sketch_margin)
+    return float(np.mean(cues)) if cues else math.nan
+
+
+def read_turned(cls: np.ndarray, look: OrderLook,
+                card: np.ndarray | None = None) -> RobotReading:
+    """The reading of a card whose top may be either end: the learnt part shapes (and, given
+    the warped ``card``, its print) decide; when they do not tell clearly, the card is read
+    only if it reads the same either way up."""
     upright = read_classes(cls, look)
-    if not look.learnt or look.turn_margin is None:
+    evidence = which_way_up(cls, look, card)
+    if math.isnan(evidence):
         return upright
-    evidence = turn_evidence(cls, look.masks)
-    if evidence >= look.turn_margin:
+    if evidence >= 1:
         return upright
     turned = read_classes(cls[::-1, ::-1], look)
-    if evidence <= -look.turn_margin:
+    if evidence <= -1:
         return turned
     # a robot whose head and legs share a colour reads the same either way up
     if upright.robot is not None and (upright.robot == turned.robot or
@@ -526,7 +816,8 @@ def read_turned(cls: np.ndarray, look: OrderLook) -> RobotReading:
 
 def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
     quad = find_card(image, look.aspect)
-    reading = read_turned(classes(warp_card(image, quad), look), look)
+    card = warp_card(image, quad)
+    reading = read_turned(classes(card, look), look, card)
     x0, y0 = np.maximum(quad.min(axis=0), 0)
     x1, y1 = quad.max(axis=0)
     return OrderObservation(reading), (int(x0), int(y0), int(x1), int(y1))
@@ -590,4 +881,25 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     evidence = float(np.median([turn_evidence(classes(card, look), masks) for card in cards]))
     if evidence >= cfg["min_turn_evidence"]:
         look.turn_margin = float(cfg["turn_fraction"]) * evidence
+    _learn_sketch(look, cards, cfg)
     return look
+
+
+def _learn_sketch(look: OrderLook, cards: list[np.ndarray], cfg: dict[str, Any]) -> None:
+    """The cards' print without colours, and how clearly it tells top from bottom: each
+    calibration card is held against the others' mean (so a card is not compared with
+    itself), and the median of how much better it fits upright than turned is the measure."""
+    if len(cards) < 2:
+        return
+    drawn = np.stack([sketch(card) for card in cards])
+    total = drawn.sum(axis=0)
+    clear = []
+    for one in drawn:
+        others = total - one
+        others = others / max(float(np.linalg.norm(others)), 1e-6)
+        clear.append(sketch_evidence(one, others))
+    evidence = float(np.median(clear))
+    template = total / max(float(np.linalg.norm(total)), 1e-6)
+    look.sketch = np.asarray(template, np.float32)
+    if evidence >= cfg["min_sketch_evidence"]:
+        look.sketch_margin = float(cfg["turn_fraction"]) * evidence
