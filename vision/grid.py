@@ -26,6 +26,7 @@ from vision.thresholds import section
 
 Region = tuple[int, int, int, int]
 EMPTY = 6  # class index of an empty cell
+PRINT_ONLY = -1  # a cell whose value only its print may tell (no nearest calibration card)
 Grid = list[list[int | None]]
 
 
@@ -891,7 +892,15 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # the table changes from picture to picture more than cards do: allow it more spread
         limit = look.max_distance * (float(cfg["empty_spread"]) if de < dc else 1.0)
         needed = cfg["min_empty_confidence"] if de < dc else cfg["min_confidence"]
-        if occupancy < needed or nearest > limit or d_foreign[i] < nearest:
+        if nearest > limit or d_foreign[i] < nearest:
+            continue
+        if occupancy < needed:
+            # nearer to a card than to any empty cell, but not clearly: a card that lies off
+            # its cell's middle (or a layout unlike calibration's) looks half like the table
+            # around it. Only its print may still say which card it is, clearly and alone
+            # (PRINT_ONLY: no nearest calibration card to agree with).
+            if dc < de and windows is not None and occupancy > 0:
+                to_match.append((i, PRINT_ONLY, occupancy))
             continue
         if de < dc:
             confidences[i] = round(min(1.0, occupancy), 3)
@@ -903,7 +912,7 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         to_match.append((i, knn_value, occupancy))
     if to_match and stretched is not None and windows is not None:
         # the stretch is one for the whole picture: a few card cells spread over it tell it
-        every = [i for i, _, _ in to_match]
+        every = [i for i, v, _ in to_match if v != PRINT_ONLY] or [i for i, _, _ in to_match]
         cells = every[::max(1, len(every) // int(cfg["stretch_cells"]))][:int(cfg["stretch_cells"])]
         options = [windows] + [stretched(float(k)) for k in cfg["card_stretch"]
                                if float(k) != 1.0]
@@ -920,7 +929,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # a small gap is enough only when the nearest calibration card agrees
         agreed = best == knn_value and gap >= cfg["min_gap_agreed"]
         # ... or when the card's colour says that value and no other
-        if colours is not None and colour_confirms(look, colours[i]) == best:
+        if colours is not None and colour_confirms(look, colours[i]) == best \
+                and knn_value != PRINT_ONLY:
             agreed = agreed or gap >= cfg["min_gap_coloured"]
         # alone, the templates must be sure: a 3's pips lie inside a 5's, so the two correlate
         alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
