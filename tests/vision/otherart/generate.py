@@ -14,7 +14,7 @@ import argparse
 import json
 import math
 import sys
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,8 @@ from .optics import (
 
 COLOURS = ["red", "green", "blue", "yellow"]
 KINDS = ("tiles", "order", "grid")
+#: how far from facing the lens a held card may be turned, degrees
+CARD_TILT_DEG = 14.0
 
 
 class NoRoom(Exception):
@@ -77,6 +79,14 @@ def footprint(centre: tuple[float, float], w: float, h: float, angle: float,
 def overlaps(a: Arr, b: Arr) -> bool:
     area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     return float(area) > 0
+
+
+def across(view: View) -> float:
+    """The direction on the table (degrees) that runs left to right across the picture."""
+    centre_px = [view.width / 2, view.height / 2]
+    back = cv2.perspectiveTransform(np.array([[centre_px, [centre_px[0] + 100, centre_px[1]]]]),
+                                    np.linalg.inv(view.table_to_image()))[0]
+    return math.degrees(math.atan2(back[1, 1] - back[0, 1], back[1, 0] - back[0, 0]))
 
 
 def free(table: Table, fp: Arr) -> bool:
@@ -193,47 +203,35 @@ def scatter(look: Look, view: View, table: Table, rng: np.random.Generator, ppm:
 # ---------------------------------------------------------------------------- tiles
 
 
-def tiles_scene(look: Look, rng: np.random.Generator, calibration: bool,
-                hard: bool) -> tuple[Arr, dict[str, Any]]:
+def tiles_scene(look: Look, rng: np.random.Generator, calibration: bool, hard: bool,
+                notes: dict[str, Any] | None = None) -> tuple[Arr, dict[str, Any]]:
     for _ in range(40):
         try:
-            return _tiles_scene(look, rng, calibration, hard)
+            return _tiles_scene(look, rng, calibration, hard, notes if notes is not None else {})
         except NoRoom:
             continue
     raise RuntimeError("no tiles layout fits this camera")
 
 
-def _tiles_scene(look: Look, rng: np.random.Generator, calibration: bool,
-                 hard: bool) -> tuple[Arr, dict[str, Any]]:
-    view = make_view(look, rng, rng.uniform(0, look.tilt_max_deg), rng.uniform(-180, 180))
+def _tiles_scene(look: Look, rng: np.random.Generator, calibration: bool, hard: bool,
+                 notes: dict[str, Any]) -> tuple[Arr, dict[str, Any]]:
+    tilt = rng.uniform(0, look.tilt_max_deg)
+    view = make_view(look, rng, tilt, rng.uniform(-180, 180))
     ppm = sprite_ppm(look, view)
     g = art.board_geometry(look)
-    x0, y0, x1, y1 = view.footprint()
     players = int(rng.integers(3, 6)) if calibration else int(rng.integers(2, 7))
     table = Table()
     boards: list[tuple[int, tuple[float, float], float]] = []
     for attempt in range(60):
-        n = max(1, players - attempt // 20)
-        a0 = rng.uniform(0, 2 * math.pi)
-        shrink = rng.uniform(0.55, 0.95)
-        ax = (x1 - x0) / 2 * shrink - min(g.width, g.height) / 2
-        ay = (y1 - y0) / 2 * shrink - min(g.width, g.height) / 2
+        n = max(1, players - attempt // 12)
         seats = sorted(rng.choice(6, size=n, replace=False).tolist()) if n < 6 else list(range(6))
-        trial: list[tuple[int, tuple[float, float], float]] = []
-        fps: list[Arr] = []
-        ok = True
-        for k, seat in enumerate(seats):
-            a = a0 + k * 2 * math.pi / n  # clockwise seen from above
-            centre = (float(ax * math.cos(a)), float(ay * math.sin(a)))
-            angle = math.degrees(a) - 90 + rng.uniform(-8, 8)
-            fp = footprint(centre, g.width, g.height, angle, grow=8.0)
-            if not view.in_view(footprint(centre, g.width, g.height, angle), 6.0) or any(
-                    overlaps(fp, o) for o in fps):
-                ok = False
-                break
-            trial.append((seat, centre, angle))
-            fps.append(fp)
-        if ok:
+        if n <= 3 and rng.random() < 0.4:
+            trial = _round_layout(rng, seats, g, view)
+        else:
+            trial = _two_sides_layout(rng, seats, g, across(view))
+        fps = [footprint(c, g.width, g.height, a, grow=8.0) for _, c, a in trial]
+        if all(view.in_view(footprint(c, g.width, g.height, a), 6.0) for _, c, a in trial) and \
+                not any(overlaps(fps[i], fps[j]) for i in range(n) for j in range(i + 1, n)):
             boards = trial
             table.obstacles.extend(fps)
             break
@@ -295,7 +293,51 @@ def _tiles_scene(look: Look, rng: np.random.Generator, calibration: bool,
     if hand and tiles_on_lanes:
         marker_id, c, _ = tiles_on_lanes[int(rng.integers(0, len(tiles_on_lanes)))]
         img = _hand_over(img, look, view, c, rng)
+        notes["hand_over_marker"] = marker_id
+    notes.update(tilt=round(tilt, 1), conditions=asdict(cond),
+                 seats_seen=[seat for seat, _, _ in boards])
     return _sensor(img, cond, rng), label
+
+
+def _round_layout(rng: np.random.Generator, seats: list[int], g: art.BoardGeometry,
+                  view: View) -> list[tuple[int, tuple[float, float], float]]:
+    """A few boards around the middle of the view, each facing its player."""
+    x0, y0, x1, y1 = view.footprint()
+    n = len(seats)
+    a0 = rng.uniform(0, 2 * math.pi)
+    shrink = rng.uniform(0.55, 0.95)
+    ax = (x1 - x0) / 2 * shrink - min(g.width, g.height) / 2
+    ay = (y1 - y0) / 2 * shrink - min(g.width, g.height) / 2
+    out = []
+    for k, seat in enumerate(seats):
+        a = a0 + k * 2 * math.pi / n  # clockwise seen from above
+        centre = (float(ax * math.cos(a)), float(ay * math.sin(a)))
+        out.append((seat, centre, math.degrees(a) - 90 + rng.uniform(-8, 8)))
+    return out
+
+
+def _two_sides_layout(rng: np.random.Generator, seats: list[int], g: art.BoardGeometry,
+                      view_across: float) -> list[tuple[int, tuple[float, float], float]]:
+    """Players on the two long sides of the table, boards pushed in under the camera."""
+    n = len(seats)
+    far = (n + 1) // 2  # far side, left to right, then the near side right to left: clockwise
+    gap = rng.uniform(12, 40)
+    # the camera arm is set up along the table: its long sides run across the picture
+    table_turn = view_across + 180 * int(rng.integers(0, 2)) + rng.uniform(-12, 12)
+    turn = rot(table_turn)
+    out = []
+    for k, seat in enumerate(seats):
+        if k < far:
+            col, row, facing = k - (far - 1) / 2, -0.5, 180.0
+        else:
+            near = n - far
+            col, row, facing = (near - 1 - (k - far)) - (near - 1) / 2, 0.5, 0.0
+        local = np.array([col * (g.width + gap) + rng.uniform(-10, 10),
+                          row * (g.height + gap) + rng.uniform(-8, 8)])
+        centre = turn @ local
+        out.append((seat, (float(centre[0]), float(centre[1])),
+                    table_turn + facing + rng.uniform(-7, 7)))
+    return out
 
 
 def _lane_slots(look: Look, g: art.BoardGeometry, robot: tuple[str, ...],
@@ -332,20 +374,24 @@ def _beside(centre: tuple[float, float], outward: Arr, angle: float, g: art.Boar
 
 
 def order_scene(look: Look, rng: np.random.Generator, robot: tuple[str, str, str],
-                calibration: bool, hard: bool) -> tuple[Arr, dict[str, Any]]:
+                calibration: bool, hard: bool,
+                notes: dict[str, Any] | None = None) -> tuple[Arr, dict[str, Any]]:
     for _ in range(60):
-        out = _order_scene(look, rng, robot, calibration, hard)
+        out = _order_scene(look, rng, robot, calibration, hard, notes if notes is not None else {})
         if out is not None:
             return out
     raise RuntimeError("no card pose fits this camera")
 
 
 def _order_scene(look: Look, rng: np.random.Generator, robot: tuple[str, str, str],
-                 calibration: bool, hard: bool) -> tuple[Arr, dict[str, Any]] | None:
-    view = make_view(look, rng, rng.uniform(0, look.tilt_max_deg), rng.uniform(-180, 180))
+                 calibration: bool, hard: bool,
+                 notes: dict[str, Any]) -> tuple[Arr, dict[str, Any]] | None:
+    tilt = rng.uniform(0, look.tilt_max_deg)
+    view = make_view(look, rng, tilt, rng.uniform(-180, 180))
     ppm = sprite_ppm(look, view)
     table = Table()
     g = art.board_geometry(look)
+    boards: list[Arr] = []
     for _ in range(int(rng.integers(0, 3))):
         c = (float(rng.uniform(-300, 300)), float(rng.uniform(-200, 200)))
         angle = float(rng.uniform(0, 360))
@@ -353,6 +399,7 @@ def _order_scene(look: Look, rng: np.random.Generator, robot: tuple[str, str, st
         if free(table, fp):
             table.items.append(Placed(tagged(art.board(look, ppm, 0, rng), ppm), c, angle, 1.2))
             table.obstacles.append(fp)
+            boards.append(footprint(c, g.width, g.height, angle))
     scatter(look, view, table, rng, ppm, int(rng.integers(2, 8)))
     background = render(look, view, table, rng)
 
@@ -368,7 +415,7 @@ def _order_scene(look: Look, rng: np.random.Generator, robot: tuple[str, str, st
         r = rng.random()
         spin = rng.uniform(-30, 30) if r < 0.75 else (
             180 + rng.uniform(-30, 30) if r < 0.9 else rng.uniform(-80, 80))
-    tx, ty = np.radians(rng.uniform(-14, 14, size=2))
+    tx, ty = np.radians(rng.uniform(-CARD_TILT_DEG, CARD_TILT_DEG, size=2))
     u = rng.uniform(0.3, 0.7) * view.width
     v = rng.uniform(0.3, 0.7) * view.height
     ray = np.linalg.inv(view.k) @ np.array([u, v, 1.0])
@@ -432,10 +479,18 @@ def _order_scene(look: Look, rng: np.random.Generator, robot: tuple[str, str, st
             back = rng.uniform(0, 2 * math.pi)
             img8 = draw_hand(img8, (float(over[0]), float(over[1])), back, scale * 0.9,
                              look.skin[0], hsv(rng.uniform(0, 360), 0.4, 0.5), shadow=0.3)
+            notes["hand_over_card"] = True
     else:
         cond = Conditions.clean(rng)
         if calibration:
             cond.blur = min(cond.blur, 0.6)
+    notes.update(tilt=round(tilt, 1), conditions=asdict(cond), card_spin=round(spin, 1),
+                 card_px_per_mm=round(scale, 2),
+                 held_by_edge=["top", "right", "bottom", "left"][edge],
+                 card_quad=quad.round(1).tolist(),
+                 card_tilt=[round(math.degrees(tx), 1), round(math.degrees(ty), 1)],
+                 card_over_board=any(overlaps(quad, cv2.perspectiveTransform(
+                     b.reshape(1, 4, 2), view.table_to_image())[0]) for b in boards))
     return _sensor(img8, cond, rng), {"kind": "order", "robot": "-".join(robot)}
 
 
@@ -468,21 +523,27 @@ def grow_grid(rng: np.random.Generator, n: int, values: list[int] | None = None)
 
 
 def grid_scene(look: Look, rng: np.random.Generator, grid: list[list[Any]], calibration: bool,
-               hard: bool) -> tuple[Arr, dict[str, Any]]:
-    for _ in range(80):
-        out = _grid_scene(look, rng, grid, calibration, hard)
+               hard: bool, notes: dict[str, Any] | None = None) -> tuple[Arr, dict[str, Any]]:
+    for attempt in range(120):
+        out = _grid_scene(look, rng, grid, calibration, hard, notes if notes is not None else {},
+                          aligned=attempt >= 20 or rng.random() < 0.6)
         if out is not None:
             return out
     raise RuntimeError("the play area does not fit this camera")
 
 
 def _grid_scene(look: Look, rng: np.random.Generator, grid: list[list[Any]], calibration: bool,
-                hard: bool) -> tuple[Arr, dict[str, Any]] | None:
-    view = make_view(look, rng, rng.uniform(0, look.tilt_max_deg), rng.uniform(-180, 180))
+                hard: bool, notes: dict[str, Any],
+                aligned: bool) -> tuple[Arr, dict[str, Any]] | None:
+    tilt = rng.uniform(0, look.tilt_max_deg)
+    view = make_view(look, rng, tilt, rng.uniform(-180, 180))
     ppm = sprite_ppm(look, view)
     cw, ch = look.mcard_w + look.area_gap, look.mcard_h + look.area_gap
     aw, ah = 5 * cw, 5 * ch
-    angle = float(rng.uniform(0, 360))
+    if aligned:  # laid where the camera sees it best: the area's long side across the picture
+        angle = across(view) - 90 + 180 * int(rng.integers(0, 2)) + float(rng.uniform(-15, 15))
+    else:
+        angle = float(rng.uniform(0, 360))
     centre = (float(rng.uniform(-40, 40)), float(rng.uniform(-30, 30)))
     r = rot(angle)
 
@@ -559,10 +620,17 @@ def _grid_scene(look: Look, rng: np.random.Generator, grid: list[list[Any]], cal
             row, col = int(rng.integers(1, 4)), int(rng.integers(1, 4))
             target = at(-aw / 2 + (col + 0.5) * cw, -ah / 2 + (row + 0.5) * ch)
             img = _hand_over(img, look, view, target, rng)
+            notes["hand_over_cell"] = "abcde"[col] + str(5 - row)
     else:
         cond = Conditions.clean(rng)
         if calibration:
             cond.blur = min(cond.blur, 0.6)
+    corner_px = cv2.perspectiveTransform(
+        np.array([[s.centre for s in stickers]], np.float64), view.table_to_image())[0]
+    notes.update(tilt=round(tilt, 1), conditions=asdict(cond), area_turn=round(angle, 1),
+                 area_marker_px=[round(look.marker_mm * view.px_per_mm(*s.centre), 1)
+                                 for s in stickers],
+                 area_markers_at=corner_px.round(0).tolist())
     return _sensor(img, cond, rng), {"kind": "grid", "grid": grid}
 
 
@@ -613,21 +681,28 @@ def calibration_set(look: Look, rng: np.random.Generator) -> list[tuple[str, Arr
 
 
 def test_set(look: Look, rng: np.random.Generator, n: int, hard: bool,
-             kinds: tuple[str, ...] = KINDS) -> list[tuple[str, Arr, dict[str, Any]]]:
+             kinds: tuple[str, ...] = KINDS,
+             notes: dict[str, Any] | None = None) -> list[tuple[str, Arr, dict[str, Any]]]:
     out: list[tuple[str, Arr, dict[str, Any]]] = []
+    notes = notes if notes is not None else {}
     for i in range(n):
         if "tiles" in kinds:
-            img, label = tiles_scene(look, rng, calibration=False, hard=hard)
-            out.append((f"t{i + 1:03d}.{look.ext}", img, label))
+            name = f"t{i + 1:03d}.{look.ext}"
+            img, label = tiles_scene(look, rng, calibration=False, hard=hard,
+                                     notes=notes.setdefault(name, {}))
+            out.append((name, img, label))
         if "order" in kinds:
+            name = f"o{i + 1:03d}.{look.ext}"
             robot = tuple(str(c) for c in rng.choice(COLOURS, size=3))
             img, label = order_scene(look, rng, robot, calibration=False,  # type: ignore[arg-type]
-                                     hard=hard)
-            out.append((f"o{i + 1:03d}.{look.ext}", img, label))
+                                     hard=hard, notes=notes.setdefault(name, {}))
+            out.append((name, img, label))
         if "grid" in kinds:
+            name = f"g{i + 1:03d}.{look.ext}"
             grid = grow_grid(rng, int(rng.integers(1, 26)))
-            img, label = grid_scene(look, rng, grid, calibration=False, hard=hard)
-            out.append((f"g{i + 1:03d}.{look.ext}", img, label))
+            img, label = grid_scene(look, rng, grid, calibration=False, hard=hard,
+                                    notes=notes.setdefault(name, {}))
+            out.append((name, img, label))
     return out
 
 
@@ -653,10 +728,13 @@ def generate_dataset(out: Path, n: int, seed: int, hard: bool = False,
     names = list(colours) if colours is not None else COLOURS
     look = random_look(np.random.default_rng([seed, 1]), names)
     write_set(out / "calibration", calibration_set(look, np.random.default_rng([seed, 2])))
+    notes: dict[str, Any] = {}
     write_set(out / "test", test_set(look, np.random.default_rng([seed, 3, int(hard)]), n, hard,
-                                     kinds))
+                                     kinds, notes))
     (out / "otherart-look.json").write_text(json.dumps(look.describe(), indent=1) + "\n",
                                             encoding="utf-8")
+    (out / "otherart-pictures.json").write_text(json.dumps(notes, indent=1) + "\n",
+                                                encoding="utf-8")
     return look
 
 

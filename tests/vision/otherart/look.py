@@ -154,7 +154,7 @@ def random_look(rng: np.random.Generator, colours: list[str]) -> Look:
     # the sticker as cut from the sheet: marker, white border, and the printed label if kept
     sticker = marker * (1 + 2 * border) + (LABEL_STRIP * marker if label else 0.0)
     tile = sticker + rng.uniform(2.0, 6.0)
-    lane_w = tile * rng.uniform(1.4, 1.7)
+    lane_w = tile * rng.uniform(1.3, 1.55)
     icons = bool(rng.random() < 0.6)
     table, t1, t2 = _table(rng)
     surface = str(rng.choice(["table", "felt", "printed"], p=[0.45, 0.3, 0.25]))
