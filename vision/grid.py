@@ -422,17 +422,23 @@ def colour_confirms(look: GridLook, colour: np.ndarray) -> int | None:
     """The value whose card colour this cell's middle shows, when colour alone tells it: near
     that value's colour (within ``colour_match`` spreads) and ``colour_apart`` spreads nearer
     to it than to any other value's; None otherwise (cards of one colour never confirm)."""
+    return colours_confirm(look, np.asarray(colour).reshape(1, 3))[0]
+
+
+def colours_confirm(look: GridLook, colours: np.ndarray) -> list[int | None]:
+    """:func:`colour_confirms` for several cells' colours (n, 3) at once."""
     if len(look.value_colours) != 6:
-        return None
+        return [None] * len(colours)
     cfg = section("grid")
-    z = np.linalg.norm(look.value_colours - _colour_key(colour), axis=1) / look.value_spread
+    keys = _colour_key(colours)
+    z = np.linalg.norm(look.value_colours[None, :, :] - keys[:, None, :], axis=2) \
+        / look.value_spread[None, :]
     z = np.where(np.isnan(z), np.inf, z)
-    best = int(np.argmin(z))
-    others = np.delete(z, best)
-    if z[best] <= float(cfg["colour_match"]) \
-            and others.min() >= z[best] + float(cfg["colour_apart"]):
-        return best
-    return None
+    order = np.sort(z, axis=1)
+    best = np.argmin(z, axis=1)
+    ok = (order[:, 0] <= float(cfg["colour_match"])) \
+        & (order[:, 1] >= order[:, 0] + float(cfg["colour_apart"]))
+    return [int(b) if good else None for b, good in zip(best, ok, strict=True)]
 
 
 def learn_bare(cells_by_image: list[list[np.ndarray]], tables: list[list[np.ndarray]]
@@ -922,6 +928,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         pair_gaps = np.full(len(to_match), np.nan)
         all_scores = match_windows(look, [windows[i] for i, _, _ in to_match],  # type: ignore[index]
                                    pair_gaps)
+    coloured = colours_confirm(look, colours) if colours is not None and to_match \
+        else [None] * len(feats)
     for k, ((i, knn_value, occupancy), scores) in enumerate(
             zip(to_match, all_scores if to_match else [], strict=True)):
         order = np.argsort(scores)[::-1]
@@ -929,8 +937,7 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # a small gap is enough only when the nearest calibration card agrees
         agreed = best == knn_value and gap >= cfg["min_gap_agreed"]
         # ... or when the card's colour says that value and no other
-        if colours is not None and colour_confirms(look, colours[i]) == best \
-                and knn_value != PRINT_ONLY:
+        if coloured[i] == best and knn_value != PRINT_ONLY:
             agreed = agreed or gap >= cfg["min_gap_coloured"]
         # alone, the templates must be sure: a 3's pips lie inside a 5's, so the two correlate
         alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
