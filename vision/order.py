@@ -9,6 +9,7 @@ calibration; before that, the middle of the top, middle and bottom thirds is use
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +59,11 @@ class OrderLook:
     #: the print is about the same both ways up)
     sketch: np.ndarray | None = None
     sketch_margin: float | None = None
+    #: the smallest share of the picture a calibration card covered (None: not learnt)
+    area: float | None = None
+    #: how like the calibration cards' print (:func:`likeness`) a card must be to be read: a
+    #: personal board or another card of about the card's shape is not (None: not learnt)
+    min_likeness: float | None = None
 
     @classmethod
     def default(cls, model: ColourModel) -> OrderLook:
@@ -71,7 +77,10 @@ class OrderLook:
                 "sketch": None if self.sketch is None else
                 np.round(self.sketch, 5).ravel().tolist(),
                 "sketch_margin": None if self.sketch_margin is None else
-                round(self.sketch_margin, 4)}
+                round(self.sketch_margin, 4),
+                "area": None if self.area is None else round(self.area, 5),
+                "min_likeness": None if self.min_likeness is None else
+                round(self.min_likeness, 4)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> OrderLook:
@@ -80,13 +89,15 @@ class OrderLook:
         for k, idx in enumerate(data["masks"]):
             masks[k, idx] = True
         aspect, turn = data.get("aspect"), data.get("turn_margin")
-        drawn, margin = data.get("sketch"), data.get("sketch_margin")
+        drawn, margin, area = data.get("sketch"), data.get("sketch_margin"), data.get("area")
+        like = data.get("min_likeness")
         return cls(ColourModel.from_json(data["model"]), masks.reshape(3, h, w),
                    bool(data.get("learnt", True)), None if aspect is None else float(aspect),
                    None if turn is None else float(turn),
                    None if drawn is None else
                    np.asarray(drawn, np.float32).reshape(_sketch_shape()),
-                   None if margin is None else float(margin))
+                   None if margin is None else float(margin),
+                   None if area is None else float(area), None if like is None else float(like))
 
 
 def _sketch_shape() -> tuple[int, int]:
@@ -108,6 +119,11 @@ def sketch(card: np.ndarray) -> np.ndarray:
     mag = mag[rim:mag.shape[0] - rim, rim:mag.shape[1] - rim]
     mag = mag - mag.mean()
     return np.asarray(mag / max(float(np.linalg.norm(mag)), 1e-6), np.float32)
+
+
+def likeness(drawn: np.ndarray, template: np.ndarray) -> float:
+    """How like the calibration cards' print a card's sketch is (correlation, either way up)."""
+    return max(float((drawn * template).sum()), float((drawn[::-1, ::-1] * template).sum()))
 
 
 def sketch_evidence(drawn: np.ndarray, template: np.ndarray) -> float:
@@ -154,12 +170,19 @@ def card_aspect(quad: np.ndarray) -> float:
     return float(max(a, b) / max(min(a, b), 1e-6))
 
 
-def find_card(image: np.ndarray, aspect: float | None = None) -> np.ndarray:
+def find_card(image: np.ndarray, aspect: float | None = None, area: float | None = None,
+              accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray:
     """The card's corners in image pixels (4x2, top-left first, clockwise), upright.
 
     ``aspect`` is the user's cards' shape learnt in calibration; without it any card-like shape
-    (``order.min_aspect``..``max_aspect``) is accepted."""
+    (``order.min_aspect``..``max_aspect``) is accepted. ``area`` is the smallest share of the
+    picture a calibration card covered: how far from the lens this user holds cards (a card
+    covering less than ``order.min_area`` is then looked for down to ``area_fraction`` of it).
+    ``accept`` judges a card-shaped outline (picture pixels, upright): one it turns down (a
+    board, a face-down card) is passed over and the search goes on as if it were not there."""
     cfg = section("order")
+    if area is not None:
+        cfg = {**cfg, "min_area": min(float(cfg["min_area"]), float(cfg["area_fraction"]) * area)}
     h, w = image.shape[:2]
     # a whole number of picture pixels per small pixel: area resizing is then several times
     # cheaper than at a fractional ratio (1280 px wide: 320 rather than 360)
@@ -177,6 +200,14 @@ def find_card(image: np.ndarray, aspect: float | None = None) -> np.ndarray:
         grad = np.maximum(grad, cv2.magnitude(gx, gy))
     g8 = np.clip(grad * (255.0 / max(float(np.percentile(grad, 99.5)), 1.0)), 0, 255)
     gradient = _Gradient(g8, sobel)
+
+    def fits(quad: np.ndarray) -> bool:  # in small pixels
+        if accept is None:
+            return True
+        try:
+            return accept(_upright((quad + 0.5) / k - 0.5))
+        except NoCardFound:
+            return False
     otsu, _ = cv2.threshold(g8.astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu follows the strong edges of the printed robot; a pale card on a pale table needs a
     # lower level, a busy table a higher one. Levels are tried from the highest and the largest
@@ -205,7 +236,7 @@ def find_card(image: np.ndarray, aspect: float | None = None) -> np.ndarray:
             if level not in split:
                 split[level] = _split(g8, level)
             found = _card_at_level(split[level], cfg, clipped_shape if clipped else shape,
-                                   clipped, gradient, level)
+                                   clipped, gradient, level, fits)
             area = 0.0 if found is None else float(cv2.contourArea(found))
             if found is not None and (best is None or area > cv2.contourArea(best)):
                 best = found
@@ -271,15 +302,15 @@ def _split(g8: np.ndarray, level: float) -> _Split:
 
 
 def _card_at_level(split: _Split, cfg: dict[str, Any], shape: tuple[float, float],
-                   clipped: bool, gradient: _Gradient | None = None,
-                   level: float = 0.0) -> np.ndarray | None:
+                   clipped: bool, gradient: _Gradient | None = None, level: float = 0.0,
+                   accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray | None:
     regions, stats, contact, fg = split.regions, split.stats, split.contact, split.fg
     sh, sw = fg.shape
     if split.blobs is None:
         split.blobs = _blobs(fg, cfg)
     if not clipped:
         return _card_in(fg, cfg, shape, split.blobs,
-                        edges=None if gradient is None else (gradient, level))
+                        edges=None if gradient is None else (gradient, level), accept=accept)
     # a card partly out of view: each region that meets the border along a short stretch
     # (not the room or the table) is tried as part of the card, one at a time, so an arm
     # reaching in from the border is never joined to it
@@ -323,7 +354,8 @@ def _card_at_level(split: _Split, cfg: dict[str, Any], shape: tuple[float, float
         tried = _blobs(trial, cfg)
         # a blob the region left as it was is one the search without it already declined
         changed_blobs = np.unique(tried.labels[(tried.labels > 0) != (blobs.labels > 0)])
-        found = _card_in(trial, cfg, shape, tried, changed_blobs[changed_blobs > 0])
+        found = _card_in(trial, cfg, shape, tried, changed_blobs[changed_blobs > 0],
+                         accept=accept)
         if found is not None and (best is None or
                                   cv2.contourArea(found) > cv2.contourArea(best)):
             best = found
@@ -336,9 +368,15 @@ def _open_kernel(cfg: dict[str, Any], sw: int, sh: int) -> np.ndarray:
     return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
 
 
+def _shifted(accept: Callable[[np.ndarray], bool],
+             at: np.ndarray) -> Callable[[np.ndarray], bool]:
+    return lambda quad: accept(quad + at)
+
+
 def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
              blobs: _Blobs | None = None, only: np.ndarray | None = None,
-             edges: tuple[_Gradient, float] | None = None) -> np.ndarray | None:
+             edges: tuple[_Gradient, float] | None = None,
+             accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray | None:
     """The largest card-shaped blob of a foreground mask, as 4 corners (clockwise); only the
     blobs ``only`` when given. With ``edges`` (the picture's gradient and the edge level), a
     blob that is not card-shaped itself (the card lies against a board, another card, a hand
@@ -354,10 +392,14 @@ def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
             continue
         mask = (blobs.labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         quad = _card_outline(mask, cfg, shape, (int(x), int(y), sw, sh))
+        at = np.array([x, y], np.float32)
+        if quad is not None and accept is not None and not accept(quad + at):
+            quad = None
         if quad is None and edges is not None:
             gradient, level = edges
             quad = _card_from_lines(mask, gradient.crop(int(x), int(y), int(bw), int(bh)),
-                                    level, cfg, shape, (int(x), int(y), sw, sh))
+                                    level, cfg, shape, (int(x), int(y), sw, sh),
+                                    None if accept is None else _shifted(accept, at))
         if quad is None:
             continue
         quad_area = float(cv2.contourArea(quad))
@@ -422,7 +464,8 @@ def _edge_support(quad: np.ndarray, edge: np.ndarray, direction: np.ndarray,
 
 def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], level: float,
                      cfg: dict[str, Any], shape: tuple[float, float],
-                     frame: tuple[int, int, int, int]) -> np.ndarray | None:
+                     frame: tuple[int, int, int, int],
+                     accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray | None:
     """The largest card in a blob whose own outline is not card-shaped (the card touches a
     board or another card, or a hand of its border's colour), from straight edges: lines many
     edge pixels lie on (each pixel votes only for lines across its own step), paired into
@@ -518,8 +561,12 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
             continue
         if float((inside & mask).sum()) < cfg["min_fill"] * quad_area:
             continue
-        quad = _outermost(quad, edge, direction, cos_tol, cfg)
-        return _clockwise(_refine(quad, edge, direction, cos_tol))
+        quad = _clockwise(_refine(_outermost(quad, edge, direction, cos_tol, cfg), edge,
+                                  direction, cos_tol))
+        if not shape[0] <= card_aspect(quad) <= shape[1]:
+            continue
+        if accept is None or accept(quad):
+            return quad
     return None
 
 
@@ -815,7 +862,16 @@ def read_turned(cls: np.ndarray, look: OrderLook,
 
 
 def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
-    quad = find_card(image, look.aspect)
+    accept = None
+    if look.sketch is not None and look.min_likeness is not None:
+        template, least = look.sketch, look.min_likeness
+
+        def accept(quad: np.ndarray) -> bool:
+            # card-shaped, but not printed like the user's robot cards: a personal board, a
+            # face-down card, or a card with the board beside it taken for one
+            return likeness(sketch(warp_card(image, quad)), template) >= least
+
+    quad = find_card(image, look.aspect, look.area, accept)
     card = warp_card(image, quad)
     reading = read_turned(classes(card, look), look, card)
     x0, y0 = np.maximum(quad.min(axis=0), 0)
@@ -835,6 +891,7 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     cards: list[np.ndarray] = []
     labels: list[list[int]] = []
     aspects: list[float] = []
+    areas: list[float] = []
     for image, robot in examples:
         try:
             quad = find_card(image)
@@ -843,8 +900,18 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         cards.append(warp_card(image, quad))
         labels.append([names.index(c) for c in robot.split("-")])
         aspects.append(card_aspect(quad))
+        areas.append(float(cv2.contourArea(quad)) / (image.shape[0] * image.shape[1]))
     if not cards:
         return OrderLook.default(fallback)
+    # an outline found wrongly on a calibration picture (the robot printed on the card, the
+    # card with a board beside it) would teach a wrong shape and wrong part places: a card whose
+    # print is much less like the others' than they are like each other is left out
+    alike = _alike(cards)
+    if len(cards) >= 3:
+        least = float(cfg["likeness_fraction"]) * float(np.median(alike))
+        keep = [i for i in range(len(cards)) if alike[i] >= least]
+        cards, labels = [cards[i] for i in keep], [labels[i] for i in keep]
+        aspects, areas = [aspects[i] for i in keep], [areas[i] for i in keep]
     aspect = float(np.median(aspects))
     w, h = canonical_size()
     # 1. colours: the saturated pixels of each default band show that part's colour
@@ -875,14 +942,27 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     overlap = masks.sum(axis=0) > 1
     masks[:, overlap] = False
     if any(m.sum() < cfg["min_mask_pixels"] for m in masks):
-        return OrderLook(model, default_masks(), False, aspect)
+        return OrderLook(model, default_masks(), False, aspect, area=min(areas))
     # 3. how clearly the part shapes tell the card's top from its bottom
-    look = OrderLook(model, masks, True, aspect)
+    look = OrderLook(model, masks, True, aspect, area=min(areas))
     evidence = float(np.median([turn_evidence(classes(card, look), masks) for card in cards]))
     if evidence >= cfg["min_turn_evidence"]:
         look.turn_margin = float(cfg["turn_fraction"]) * evidence
     _learn_sketch(look, cards, cfg)
     return look
+
+
+def _alike(cards: list[np.ndarray]) -> list[float]:
+    """How like the other cards' mean sketch each card's is (1.0 each when there is one)."""
+    if len(cards) < 2:
+        return [1.0] * len(cards)
+    drawn = np.stack([sketch(card) for card in cards])
+    total = drawn.sum(axis=0)
+    out = []
+    for one in drawn:
+        others = total - one
+        out.append(likeness(one, others / max(float(np.linalg.norm(others)), 1e-6)))
+    return out
 
 
 def _learn_sketch(look: OrderLook, cards: list[np.ndarray], cfg: dict[str, Any]) -> None:
@@ -901,5 +981,6 @@ def _learn_sketch(look: OrderLook, cards: list[np.ndarray], cfg: dict[str, Any])
     evidence = float(np.median(clear))
     template = total / max(float(np.linalg.norm(total)), 1e-6)
     look.sketch = np.asarray(template, np.float32)
+    look.min_likeness = float(cfg["likeness_fraction"]) * float(np.median(_alike(cards)))
     if evidence >= cfg["min_sketch_evidence"]:
         look.sketch_margin = float(cfg["turn_fraction"]) * evidence
