@@ -429,37 +429,44 @@ class _Gradient:
 
 def _intersect(a: tuple[float, float], b: tuple[float, float]) -> np.ndarray | None:
     """Where two lines (normal angle, offset: x cos t + y sin t = offset) cross."""
-    m = np.array([[math.cos(a[0]), math.sin(a[0])], [math.cos(b[0]), math.sin(b[0])]])
-    if abs(np.linalg.det(m)) < 1e-6:
+    ca, sa, cb, sb = math.cos(a[0]), math.sin(a[0]), math.cos(b[0]), math.sin(b[0])
+    det = ca * sb - sa * cb
+    if abs(det) < 1e-6:
         return None
-    return np.linalg.solve(m, np.array([a[1], b[1]]))
+    return np.array([(a[1] * sb - b[1] * sa) / det, (ca * b[1] - cb * a[1]) / det])
+
+
+#: where along a side its support is sampled (the corners' ends are left out)
+_ALONG = np.linspace(0.05, 0.95, 48)
+
+
+def _segment_support(ends: np.ndarray, edge: np.ndarray, direction: np.ndarray,
+                     cos_tol: float) -> np.ndarray:
+    """For segments ``ends`` (m, 2, 2), the share of each one's length that runs along an edge
+    pixel whose step is across it (within a pixel of it)."""
+    h, w = edge.shape
+    p, q = ends[:, 0], ends[:, 1]
+    length = np.maximum(np.linalg.norm(q - p, axis=1), 1e-6)
+    along = (q - p) / length[:, None]
+    normal = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    theta = np.arctan2(normal[:, 1], normal[:, 0])
+    pts = p[:, None] + _ALONG[None, :, None] * (q - p)[:, None]  # (m, k, 2)
+    hit = np.zeros(pts.shape[:2], bool)
+    for o in (-1.0, 0.0, 1.0):
+        xy = np.round(pts + o * normal[:, None]).astype(np.int64)
+        x = np.clip(xy[..., 0], 0, w - 1)
+        y = np.clip(xy[..., 1], 0, h - 1)
+        inside = (xy[..., 0] == x) & (xy[..., 1] == y)
+        across = np.abs(np.cos(direction[y, x] - theta[:, None])) >= cos_tol
+        hit |= inside & edge[y, x] & across
+    return np.asarray(hit.mean(axis=1))
 
 
 def _edge_support(quad: np.ndarray, edge: np.ndarray, direction: np.ndarray,
                   cos_tol: float) -> np.ndarray:
-    """For each side of ``quad``, the share of its length that runs along an edge pixel whose
-    step is across the side (within a pixel of it)."""
-    h, w = edge.shape
-    out = np.zeros(4)
-    for side in range(4):
-        p, q = quad[side], quad[(side + 1) % 4]
-        length = float(np.linalg.norm(q - p))
-        if length < 1:
-            return out
-        along = (q - p) / length
-        normal = np.array([-along[1], along[0]])
-        t = np.linspace(0.05, 0.95, max(8, int(length)))
-        pts = p + t[:, None] * (q - p)
-        hit = np.zeros(len(t), bool)
-        for o in (-1.0, 0.0, 1.0):
-            xy = np.round(pts + o * normal).astype(np.int64)
-            ok = (xy[:, 0] >= 0) & (xy[:, 0] < w) & (xy[:, 1] >= 0) & (xy[:, 1] < h)
-            xs, ys = xy[ok, 0], xy[ok, 1]
-            theta = math.atan2(normal[1], normal[0])
-            across = np.abs(np.cos(direction[ys, xs] - theta)) >= cos_tol
-            hit[np.flatnonzero(ok)[edge[ys, xs] & across]] = True
-        out[side] = hit.mean()
-    return out
+    """For each side of ``quad``, the share of its length along edges stepping across it."""
+    ends = np.stack([quad, np.roll(quad, -1, axis=0)], axis=1).astype(np.float64)
+    return _segment_support(ends, edge, direction, cos_tol)
 
 
 def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], level: float,
@@ -531,27 +538,8 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
                               else (ta + tb + math.pi) / 2 % math.pi))
     cos_tol = math.cos(math.radians(float(cfg["edge_direction_degrees"])))
     min_area = float(cfg["min_area"]) * sw * sh
-    found: list[tuple[float, np.ndarray]] = []
-    for a in range(len(pairs)):
-        for b in range(a + 1, len(pairs)):
-            if abs(turn(pairs[a][2], pairs[b][2]) - math.pi / 2) > tilt:
-                continue
-            (l1, l2, _), (m1, m2, _) = pairs[a], pairs[b]
-            corners = [_intersect(l1, m1), _intersect(m1, l2), _intersect(l2, m2),
-                       _intersect(m2, l1)]
-            if any(c is None for c in corners):
-                continue
-            quad = np.array(corners, np.float32)
-            area = float(cv2.contourArea(quad))
-            if area < min_area or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
-                continue
-            sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
-            short, long_ = sorted(((sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2))
-            if short < 8 or not shape[0] <= long_ / short <= shape[1]:
-                continue
-            found.append((area, quad))
-    found.sort(key=lambda f: -f[0])
-    for _, quad in found:
+    found = _rectangles(pairs, tilt, min_area, shape)
+    for quad in found[:int(cfg["line_rectangles"])]:
         if _edge_support(quad, edge, direction, cos_tol).min() < support:
             continue
         inside = np.zeros_like(mask)
@@ -570,6 +558,50 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
     return None
 
 
+def _rectangles(pairs: list[tuple[tuple[float, float], tuple[float, float], float]],
+                tilt: float, min_area: float, shape: tuple[float, float]) -> list[np.ndarray]:
+    """The convex quadrilaterals of the card's shape that two pairs of nearly parallel lines,
+    nearly across each other, enclose; largest first."""
+    if len(pairs) < 2:
+        return []
+    a, b = np.triu_indices(len(pairs), 1)
+    mid = np.array([pr[2] for pr in pairs])
+    d = np.abs(mid[a] - mid[b]) % math.pi
+    across = np.abs(np.minimum(d, math.pi - d) - math.pi / 2) <= tilt
+    a, b = a[across], b[across]
+    if len(a) == 0:
+        return []
+    t = np.array([[pr[0][0], pr[1][0]] for pr in pairs])  # (n, 2) normal angles
+    r = np.array([[pr[0][1], pr[1][1]] for pr in pairs])
+
+    def cross(t1: np.ndarray, r1: np.ndarray, t2: np.ndarray, r2: np.ndarray) -> np.ndarray:
+        c1, s1, c2, s2 = np.cos(t1), np.sin(t1), np.cos(t2), np.sin(t2)
+        det = c1 * s2 - s1 * c2
+        det = np.where(np.abs(det) < 1e-6, np.nan, det)
+        return np.stack([(r1 * s2 - r2 * s1) / det, (c1 * r2 - c2 * r1) / det], axis=-1)
+
+    # corners l1^m1, m1^l2, l2^m2, m2^l1 (each side on one line)
+    quads = np.stack([cross(t[a, 0], r[a, 0], t[b, 0], r[b, 0]),
+                      cross(t[b, 0], r[b, 0], t[a, 1], r[a, 1]),
+                      cross(t[a, 1], r[a, 1], t[b, 1], r[b, 1]),
+                      cross(t[b, 1], r[b, 1], t[a, 0], r[a, 0])], axis=1)  # (m, 4, 2)
+    ok = np.isfinite(quads).all(axis=(1, 2))
+    quads = np.where(ok[:, None, None], quads, 0.0)
+    e = np.roll(quads, -1, axis=1) - quads
+    nxt = np.roll(e, -1, axis=1)
+    turns = e[:, :, 0] * nxt[:, :, 1] - e[:, :, 1] * nxt[:, :, 0]
+    convex = (turns > 0).all(axis=1) | (turns < 0).all(axis=1)
+    x, y = quads[..., 0], quads[..., 1]
+    area = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+    sides = np.linalg.norm(e, axis=2)
+    one, other = (sides[:, 0] + sides[:, 2]) / 2, (sides[:, 1] + sides[:, 3]) / 2
+    short, long_ = np.minimum(one, other), np.maximum(one, other)
+    ratio = long_ / np.maximum(short, 1e-6)
+    ok &= convex & (area >= min_area) & (short >= 8) & (ratio >= shape[0]) & (ratio <= shape[1])
+    order_ = np.flatnonzero(ok)[np.argsort(-area[ok], kind="stable")]
+    return [quads[k].astype(np.float32) for k in order_]
+
+
 def _outermost(quad: np.ndarray, edge: np.ndarray, direction: np.ndarray, cos_tol: float,
                cfg: dict[str, Any]) -> np.ndarray:
     """Each side moved out to the outermost edge parallel to it close outside: a frame printed
@@ -586,12 +618,13 @@ def _outermost(quad: np.ndarray, edge: np.ndarray, direction: np.ndarray, cos_to
         normal = np.array([-along[1], along[0]])
         if normal @ (p - centre) < 0:
             normal = -normal
-        shift = 0
-        for step in range(reach, 1, -1):
-            moved = np.array([p + step * normal, q + step * normal, q, p], np.float32)
-            if _edge_support(moved, edge, direction, cos_tol)[0] >= cfg["frame_support"]:
-                shift = step
-                break
+        steps = np.arange(2, reach + 1, dtype=np.float64)
+        shift = 0.0
+        if len(steps):
+            moved = np.stack([p + steps[:, None] * normal, q + steps[:, None] * normal], axis=1)
+            ok = np.flatnonzero(_segment_support(moved, edge, direction, cos_tol) >=
+                                cfg["frame_support"])
+            shift = float(steps[ok[-1]]) if len(ok) else 0.0
         lines.append((math.atan2(normal[1], normal[0]), float(p @ normal) + shift))
     corners = [_intersect(lines[(s - 1) % 4], lines[s]) for s in range(4)]
     if any(c is None for c in corners):
@@ -762,6 +795,45 @@ def warp_card(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.asarray(card / white)
 
 
+def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray) -> np.ndarray:
+    """The card's outline moved so that its print lines up with the calibration cards' mean
+    print (``template``, a :func:`sketch`): an outline found a little off (a side on a board's
+    edge beside the card, a hand of the frame's colour, perspective) is put right by matching
+    what is printed inside it (enhanced correlation, an affine map, a few canonical pixels at
+    most). Upside down cards are matched against the template turned."""
+    cfg = section("order")
+    w, h = canonical_size()
+    rim, m = int(cfg["sketch_rim"]), int(cfg["align_margin"])
+    canon = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    H = cv2.getPerspectiveTransform(quad.astype(np.float32), (canon + m) * 4)
+    big = cv2.warpPerspective(image, H, (4 * (w + 2 * m), 4 * (h + 2 * m)),
+                              flags=cv2.INTER_LINEAR)
+    ext = cv2.resize(big, (w + 2 * m, h + 2 * m), interpolation=cv2.INTER_AREA)
+    grey = np.ascontiguousarray(ext.astype(np.float32).mean(axis=2))
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    drawn = cv2.GaussianBlur(cv2.magnitude(gx, gy), (0, 0), float(cfg["sketch_blur"]))
+    inner = drawn[m + rim:m + h - rim, m + w - rim - template.shape[1]:m + w - rim]
+    turned = float((inner * template[::-1, ::-1]).sum()) > float((inner * template).sum())
+    target = np.ascontiguousarray(template[::-1, ::-1] if turned else template, np.float32)
+    warp = np.array([[1, 0, m + rim], [0, 1, m + rim]], np.float32)
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, int(cfg["align_iterations"]),
+                1e-4)
+    try:
+        _, found = cv2.findTransformECC(target, drawn, warp, cv2.MOTION_AFFINE, criteria,
+                                        np.full(drawn.shape, 255, np.uint8), 1)
+    except cv2.error:  # no convergence: the outline stays as found
+        return quad
+    # template pixel x is canonical pixel x + rim; pixel i's centre is at i + 0.5
+    warp = np.asarray(found, np.float32)
+    corners = (canon - rim - 0.5) @ warp[:, :2].T + warp[:, 2] + 0.5
+    if float(np.abs(corners - (canon + m)).max()) > float(cfg["align_max"]):
+        return quad
+    inverse = np.linalg.inv(H)
+    return np.asarray(cv2.perspectiveTransform((corners * 4)[None].astype(np.float64),
+                                               inverse)[0], np.float32)
+
+
 def classes(card: np.ndarray, look: OrderLook) -> np.ndarray:
     """Each canonical pixel's colour index, or -1 (paper, print lines): (h, w)."""
     return look.model.classify(card.reshape(-1, 3)).reshape(card.shape[:2])
@@ -872,6 +944,8 @@ def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservat
             return likeness(sketch(warp_card(image, quad)), template) >= least
 
     quad = find_card(image, look.aspect, look.area, accept)
+    if look.sketch is not None:
+        quad = align(image, quad, look.sketch)
     card = warp_card(image, quad)
     reading = read_turned(classes(card, look), look, card)
     x0, y0 = np.maximum(quad.min(axis=0), 0)
