@@ -22,10 +22,12 @@ from companion.ports import (
     CameraError,
     Dice,
     Observation,
+    OrderObservation,
     ReadingKind,
     SirenBoard,
     SirenEvent,
     SirenStatus,
+    TilesObservation,
 )
 from companion.session import (
     CloseWindow,
@@ -65,20 +67,31 @@ class Update:
 
 
 class CameraWorker:
-    """Reads the camera on its own thread for whatever the session wants, into a queue."""
+    """Reads the camera on its own thread for whatever the session wants, into a queue.
+
+    It reads every ``interval`` seconds while something is in view, and every
+    ``idle_interval`` seconds while the readings find nothing (an empty table while the app
+    waits for the order card, the tiles or the first Robot Master card): a card held up is then
+    seen within ``idle_interval`` and, read every ``interval`` from there, is stable (3 frames)
+    within about a second. When the session wants another reading it is read at once, and
+    nothing is read while nothing is wanted.
+    """
 
     def __init__(
         self,
         camera: Camera,
         out: queue.Queue[Observation | CameraError],
         interval: float = 0.25,
+        idle_interval: float = 0.5,
     ) -> None:
         self.camera = camera
         self.out = out
         self.interval = interval
+        self.idle_interval = max(interval, idle_interval)
         self._want: tuple[ReadingKind, bool] | None = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._wake = threading.Event()  # set by want() and stop()
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
 
     def start(self) -> None:
@@ -86,15 +99,27 @@ class CameraWorker:
 
     def want(self, reading: tuple[ReadingKind, bool] | None) -> None:
         with self._lock:
+            changed = reading != self._want
             self._want = reading
+        if changed:
+            self._wake.set()
 
     def _run(self) -> None:
         failed = False
-        while not self._stop.wait(self.interval):
+        wait: float | None = self.interval
+        while True:
+            # Waiting on an event rather than sleeping: a new wish is read at once, and with
+            # nothing wanted the thread sleeps until there is (no wake-ups four times a second).
+            self._wake.wait(wait)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
             with self._lock:
                 want = self._want
             if want is None:
+                wait = None
                 continue
+            wait = self.interval
             kind, secret = want
             try:
                 observation = self.camera.read(kind, secret=secret)
@@ -108,12 +133,28 @@ class CameraWorker:
                 self.out.put(CameraError(f"the camera failed ({type(exc).__name__})"))
                 continue
             failed = False
+            wait = self.pause_after(observation)
             self.out.put(observation)
+
+    def pause_after(self, observation: Observation) -> float:
+        """Seconds to wait before the next read after ``observation``."""
+        return self.idle_interval if sees_nothing(observation) else self.interval
 
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout=2)
+
+
+def sees_nothing(observation: Observation) -> bool:
+    """True when a reading holds nothing at all (every robot and cell declined): the camera
+    looks at an empty table, an empty play area or no card."""
+    if isinstance(observation, TilesObservation):
+        return all(r.robot is None for r in observation.robots.values())
+    if isinstance(observation, OrderObservation):
+        return observation.reading.robot is None
+    return all(c <= 0.0 for row in observation.confidence for c in row)
 
 
 class TableService:
