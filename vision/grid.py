@@ -945,7 +945,7 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # where they differ, say so clearly (alone, that comparison was seen to mislead: a
         # plain 0 fits a 5 with its pips better than a badly placed 5 does)
         paired = best == knn_value and bool(pair_gaps[k] >= cfg["min_pair_gap"]) \
-            and scores[best] >= cfg["min_correlation_alone"]
+            and scores[best] >= cfg["min_correlation_alone"] and gap >= cfg["min_gap_agreed"]
         if scores[best] < cfg["min_correlation"] or not (alone or agreed or paired):
             continue
         values[i], confidences[i] = best, round(min(1.0, occupancy, gap * 2), 3)
