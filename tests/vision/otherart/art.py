@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from .look import FONT_DIR, ICON_ZONE, LABEL_STRIP, Look, hsv
+from .look import FONT_DIR, ICON_ZONE, SHEET_LEFT, SHEET_TOP, Look, hsv, sticker_size
 
 RGB = tuple[int, int, int]
 PARTS = ("head", "torso", "legs")
@@ -114,11 +114,10 @@ def grain(image: Image.Image, rng: np.random.Generator, amount: float) -> Image.
 
 
 def sticker(look: Look, ppm: float, marker_id: int, caption: str, font_name: str) -> Image.Image:
-    """A marker as cut from the printed sheet: white border kept, printed label under it."""
+    """A marker as cut along the printed sheet's lines: white border and printed label kept."""
     m = look.marker_mm
-    b = look.sticker_border * m
-    label_h = LABEL_STRIP * m if look.sticker_label else 0.0
-    w, h = m + 2 * b, m + 2 * b + label_h
+    w, h = sticker_size(m, look.sticker_slack)
+    bx, by = SHEET_LEFT * m + look.sticker_slack, SHEET_TOP * m + look.sticker_slack
     img = canvas(w, h, ppm)
     pen = Pen(img, ppm)
     pen.rect(0, 0, w, h, fill=(248, 248, 243, 255))
@@ -128,11 +127,10 @@ def sticker(look: Look, ppm: float, marker_id: int, caption: str, font_name: str
     for r, row in enumerate(bits):
         for c, white in enumerate(row):
             if not white:
-                x0, y0 = b + c * cell, b + r * cell
+                x0, y0 = bx + c * cell, by + r * cell
                 pen.draw.rectangle((x0 * ppm, y0 * ppm, (x0 + cell) * ppm, (y0 + cell) * ppm),
                                    fill=ink)
-    if look.sticker_label:
-        pen.text(b, m + 2 * b + label_h * 0.35, caption, font_name, m * 0.15, ink, anchor="lm")
+    pen.text(bx, by + m * 1.22, caption, font_name, m * 0.14, ink, anchor="lm")
     return img
 
 
@@ -155,8 +153,7 @@ class BoardGeometry:
 def board_geometry(look: Look) -> BoardGeometry:
     margin = look.board_margin
     side = look.board_side_margin
-    sticker_w = look.marker_mm * (1 + 2 * look.sticker_border)
-    sticker_h = sticker_w + (LABEL_STRIP * look.marker_mm if look.sticker_label else 0.0)
+    sticker_w, sticker_h = sticker_size(look.marker_mm, look.sticker_slack)
     if look.board_corner_markers:  # the corner stickers need a margin to sit on
         margin = max(margin, sticker_h + 3.0)
         side = max(side, sticker_w + 24.0)

@@ -23,7 +23,7 @@ import numpy as np
 from PIL import Image
 
 from . import art
-from .look import LABEL_STRIP, Look, hsv, random_look
+from .look import Look, hsv, random_look, sticker_size
 from .optics import (
     Arr,
     Conditions,
@@ -551,8 +551,7 @@ def _grid_scene(look: Look, rng: np.random.Generator, grid: list[list[Any]], cal
         p = r @ np.array([x, y]) + np.array(centre)
         return (float(p[0]), float(p[1]))
 
-    sw = look.marker_mm * (1 + 2 * look.sticker_border)
-    sh = sw + (LABEL_STRIP * look.marker_mm if look.sticker_label else 0.0)
+    sw, sh = sticker_size(look.marker_mm, look.sticker_slack)
     ox, oy = look.area_marker_offset
     table = Table()
     stickers: list[Placed] = []

@@ -13,8 +13,10 @@ from typing import Any
 
 import numpy as np
 
-#: the printed label under a marker, in marker sides
-LABEL_STRIP = 0.42
+#: where `robo-companion markers print` draws the cut lines around a marker, in marker sides
+#: (measured on its 300 dpi sheet: 41 px left and above a 248 px marker, 89 px right, 160 px
+#: below, where the printed label is). Users cut along these lines and keep the white border.
+SHEET_LEFT, SHEET_TOP, SHEET_RIGHT, SHEET_BOTTOM = 0.165, 0.165, 0.36, 0.65
 #: the printed lane sign at the start of a lane, mm
 ICON_ZONE = 14.0
 FONT_DIR = "/usr/share/fonts/truetype/dejavu/"
@@ -51,6 +53,12 @@ def jitter(rgb: tuple[int, int, int], rng: np.random.Generator,
                min(1.0, max(0.0, v + rng.uniform(-dv, dv))))
 
 
+def sticker_size(marker: float, slack: float) -> tuple[float, float]:
+    """Width and height (mm) of a sticker cut along the printed sheet's lines."""
+    return (marker * (1 + SHEET_LEFT + SHEET_RIGHT) + 2 * slack,
+            marker * (1 + SHEET_TOP + SHEET_BOTTOM) + 2 * slack)
+
+
 def marker_side_mm(height_mm: float, width_px: int, fov_deg: float) -> int:
     """The printed marker side docs/vision.md tells the user to print (its formula)."""
     half = math.radians(fov_deg) / 2.0
@@ -74,8 +82,7 @@ class Look:
     tilt_max_deg: float
     marker_mm: float
     # stickers (cut from the printed sheet: white border kept, label kept or trimmed)
-    sticker_border: float  # in marker sides
-    sticker_label: bool
+    sticker_slack: float  # mm cut outside the sheet's grey lines (scissors are not exact)
     ink: int  # grey level of the printed black
     # personal boards
     lane_w: float
@@ -148,12 +155,10 @@ def random_look(rng: np.random.Generator, colours: list[str]) -> Look:
     if rng.random() < 0.3:  # some users print bigger with --size-mm
         marker = round(marker * rng.uniform(1.1, 1.3))
 
-    border = rng.uniform(0.10, 0.18)
-    # the printed label is kept when the sticker still fits a part tile with it
-    label = bool(rng.random() < 0.5 and marker <= 18)
-    # the sticker as cut from the sheet: marker, white border, and the printed label if kept
-    sticker = marker * (1 + 2 * border) + (LABEL_STRIP * marker if label else 0.0)
-    tile = sticker + rng.uniform(2.0, 6.0)
+    slack = rng.uniform(0.0, 0.6)
+    # the sticker as cut along the sheet's lines: marker, white border and printed label
+    sticker = max(sticker_size(marker, slack))
+    tile = sticker + rng.uniform(2.0, 5.0)
     lane_w = tile * rng.uniform(1.3, 1.55)
     icons = bool(rng.random() < 0.6)
     table, t1, t2 = _table(rng)
@@ -175,7 +180,7 @@ def random_look(rng: np.random.Generator, colours: list[str]) -> Look:
     offset = (rng.uniform(1.0, 22.0), rng.uniform(1.0, 22.0))
     gap = rng.uniform(2.0, 8.0)
     aspect = rng.uniform(1.38, 1.5)
-    around = 2 * (max(offset) + sticker + 4)
+    around = 2 * (max(offset) + sticker + 4)  # the play area's stickers outside its corners
     fit_w = (0.86 * seen_h - around) / 5 - gap  # the area's short side across the picture
     fit_h = ((0.86 * seen_w - around) / 5 - gap) / aspect
     mw = min(rng.uniform(44.0, 56.0), fit_w, fit_h)
@@ -185,7 +190,7 @@ def random_look(rng: np.random.Generator, colours: list[str]) -> Look:
         colours=list(colours), lane_rgb=lane_rgb, card_rgb=card_rgb,
         width=width, height=height, fov_deg=fov, lens_mm=lens,
         tilt_max_deg=rng.uniform(8.0, 20.0), marker_mm=marker,
-        sticker_border=border, sticker_label=label,
+        sticker_slack=slack,
         ink=int(rng.integers(10, 45)),
         lane_w=lane_w, lane_len=tile * rng.uniform(3.6, 4.4) + (ICON_ZONE if icons else 0.0),
         lane_gap=rng.uniform(0.0, 4.0),
