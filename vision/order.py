@@ -512,16 +512,19 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
     # one straight edge also gathers votes for lines a little turned about points along it:
     # of lines that nearly coincide over the blob, the one with the most votes stands for all
     centre = np.array([bw / 2, bh / 2])
+    half = math.hypot(bw, bh) / 4
     lines: list[tuple[float, float, float]] = []
     for k in np.argsort(-acc[ti, ri], kind="stable"):
         theta, offset = float(thetas[ti[k]]), float(ri[k] - reach)
         normal = np.array([math.cos(theta), math.sin(theta)])
-        at = offset - float(centre @ normal)  # signed distance from the blob's centre
-        # (normals half a turn apart describe the same direction with the offset's sign flipped)
-        if any(turn(theta, t) <= tilt and abs(at - a * math.copysign(1, math.cos(theta - t))) <= 3
-               for t, _, a in lines):
+        foot = centre + (offset - float(centre @ normal)) * normal
+        # two points of this line, either side of the blob's centre: the line coincides with
+        # one kept when both lie within a pixel or two of it
+        ends = foot + np.outer([-half, half], [-normal[1], normal[0]])
+        if any(turn(theta, t) <= tilt and float(np.abs(ends @ np.array(
+                [math.cos(t), math.sin(t)]) - o).max()) <= 2.5 for t, o, _ in lines):
             continue
-        lines.append((theta, offset, at))
+        lines.append((theta, offset, 0.0))
         if len(lines) == int(cfg["line_candidates"]):
             break
 
@@ -539,9 +542,27 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
     cos_tol = math.cos(math.radians(float(cfg["edge_direction_degrees"])))
     min_area = float(cfg["min_area"]) * sw * sh
     found = _rectangles(pairs, tilt, min_area, shape)
-    for quad in found[:int(cfg["line_rectangles"])]:
-        if _edge_support(quad, edge, direction, cos_tol).min() < support:
+    if not found:
+        return None
+    quads = np.stack(found)
+    # most of the card lies in the blob; then each side must run along edges stepping across it
+    # (all rectangles at once: the largest are often the card and a board beside it together)
+    within = ((quads >= -2) & (quads <= np.array([bw + 1, bh + 1]))).all(axis=(1, 2))
+    quads = quads[within]
+    if len(quads) == 0:
+        return None
+    ends = np.stack([quads, np.roll(quads, -1, axis=1)], axis=2).reshape(-1, 2, 2)
+    sides = _segment_support(ends.astype(np.float64), edge, direction, cos_tol).reshape(-1, 4)
+    tried: list[tuple[np.ndarray, float]] = []
+    for quad in quads[sides.min(axis=1) >= support]:
+        # nearly the same rectangle as one tried (lines a pixel apart, one edge's two sides)
+        centre_, size_ = quad.mean(axis=0), float(cv2.contourArea(quad))
+        if any(float(np.linalg.norm(centre_ - c)) < 0.1 * math.sqrt(a) and
+               abs(size_ / a - 1) < 0.15 for c, a in tried):
             continue
+        if len(tried) == int(cfg["line_rectangles"]):
+            break
+        tried.append((centre_, size_))
         inside = np.zeros_like(mask)
         cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
         quad_area = float(inside.sum())
@@ -933,7 +954,10 @@ def read_turned(cls: np.ndarray, look: OrderLook,
     return RobotReading(None, 0.0, upright.parts)
 
 
-def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
+def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
+    """The card's corners in picture pixels (upright, clockwise), as the reader uses them: a
+    card-shaped outline is taken only when printed like the calibration cards, then lined up
+    with their print. Raises :class:`NoCardFound`."""
     accept = None
     if look.sketch is not None and look.min_likeness is not None:
         template, least = look.sketch, look.min_likeness
@@ -944,8 +968,11 @@ def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservat
             return likeness(sketch(warp_card(image, quad)), template) >= least
 
     quad = find_card(image, look.aspect, look.area, accept)
-    if look.sketch is not None:
-        quad = align(image, quad, look.sketch)
+    return quad if look.sketch is None else align(image, quad, look.sketch)
+
+
+def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
+    quad = locate(image, look)
     card = warp_card(image, quad)
     reading = read_turned(classes(card, look), look, card)
     x0, y0 = np.maximum(quad.min(axis=0), 0)
