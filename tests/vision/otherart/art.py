@@ -18,7 +18,16 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from .look import FONT_DIR, ICON_ZONE, SHEET_LEFT, SHEET_TOP, Look, hsv, sticker_size
+from .look import (
+    FONT_DIR,
+    ICON_ZONE,
+    LABEL_BELOW,
+    SHEET_LEFT,
+    SHEET_TOP,
+    Look,
+    hsv,
+    sticker_size,
+)
 
 RGB = tuple[int, int, int]
 PARTS = ("head", "torso", "legs")
@@ -130,7 +139,9 @@ def sticker(look: Look, ppm: float, marker_id: int, caption: str, font_name: str
                 x0, y0 = bx + c * cell, by + r * cell
                 pen.draw.rectangle((x0 * ppm, y0 * ppm, (x0 + cell) * ppm, (y0 + cell) * ppm),
                                    fill=ink)
-    pen.text(bx, by + m * 1.22, caption, font_name, m * 0.14, ink, anchor="lm")
+    # the label sits where the sheet prints it: about half a marker below the marker
+    pen.text(bx - SHEET_LEFT * m * 0.6, by + m * LABEL_BELOW, caption, font_name, m * 0.14, ink,
+             anchor="lm")
     return img
 
 

@@ -17,6 +17,8 @@ import numpy as np
 #: (measured on its 300 dpi sheet: 41 px left and above a 248 px marker, 89 px right, 160 px
 #: below, where the printed label is). Users cut along these lines and keep the white border.
 SHEET_LEFT, SHEET_TOP, SHEET_RIGHT, SHEET_BOTTOM = 0.165, 0.165, 0.36, 0.65
+#: the label's middle below the marker's top edge (the sheet prints it 0.47..0.59 below the marker)
+LABEL_BELOW = 1.53
 #: the printed lane sign at the start of a lane, mm
 ICON_ZONE = 14.0
 FONT_DIR = "/usr/share/fonts/truetype/dejavu/"
