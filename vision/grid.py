@@ -946,7 +946,12 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # plain 0 fits a 5 with its pips better than a badly placed 5 does)
         paired = best == knn_value and bool(pair_gaps[k] >= cfg["min_pair_gap"]) \
             and scores[best] >= cfg["min_correlation_alone"] and gap >= cfg["min_gap_agreed"]
-        if scores[best] < cfg["min_correlation"] or not (alone or agreed or paired):
+        # the nearest calibration card and the card's colour are two other witnesses: when
+        # both name one other value, the print alone does not outvote them (a card lying
+        # half out of its window shows a 3's top, which a 5's template fits)
+        outvoted = knn_value != PRINT_ONLY and knn_value != best and coloured[i] == knn_value
+        if scores[best] < cfg["min_correlation"] or not (alone or agreed or paired) \
+                or outvoted:
             continue
         values[i], confidences[i] = best, round(min(1.0, occupancy, gap * 2), 3)
     return values, confidences, card_like
