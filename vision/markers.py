@@ -7,7 +7,8 @@ corners, 42..45 for the Robot Master play area (clockwise from top-left).
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -30,63 +31,123 @@ def board_corner_id(seat: int, corner: int) -> int:
     return 18 + 4 * seat + corner
 
 
-def _detector(window: int) -> cv2.aruco.ArucoDetector:
-    # one detector per thread and window: the camera's thread and the UI thread may both read
-    cache: dict[int, cv2.aruco.ArucoDetector] = getattr(_local, "detectors", None) or {}
+def _detector(window: int, pixels_per_cell: int = 4) -> cv2.aruco.ArucoDetector:
+    # one detector per thread, window and bit sampling: the camera's thread and the UI thread
+    # may both read
+    cache: dict[tuple[int, int], cv2.aruco.ArucoDetector] = (
+        getattr(_local, "detectors", None) or {})
     _local.detectors = cache
-    det = cache.get(window)
+    det = cache.get((window, pixels_per_cell))
     if det is None:
+        cfg = section("markers")
         dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
         params = cv2.aruco.DetectorParameters()
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
         params.adaptiveThreshWinSizeMin = window
         params.adaptiveThreshWinSizeMax = window
-        params.adaptiveThreshConstant = float(section("markers")["threshold_constant"])
+        params.adaptiveThreshConstant = float(cfg["threshold_constant"])
+        params.minDistanceToBorder = int(cfg["min_distance_to_border"])
+        params.perspectiveRemovePixelPerCell = pixels_per_cell
+        # no error correction (the library's default too, said out loud): with DICT_4X4_50 one
+        # corrected bit could turn a smudged tile into another seat's
+        params.errorCorrectionRate = 0.0
         det = cv2.aruco.ArucoDetector(dictionary, params)
-        cache[window] = det
+        cache[(window, pixels_per_cell)] = det
     return det
+
+
+def _set_min_perimeter(det: cv2.aruco.ArucoDetector, rate: float) -> None:
+    params = det.getDetectorParameters()
+    if params.minMarkerPerimeterRate != rate:
+        params.minMarkerPerimeterRate = rate
+        det.setDetectorParameters(params)
+
+
+def _once(corners: Sequence[Any], ids: np.ndarray | None,
+          wanted: Collection[int] | None, twice: set[int]) -> dict[int, np.ndarray]:
+    """The wanted ids seen exactly once (those seen more often are added to ``twice``)."""
+    seen: dict[int, np.ndarray] = {}
+    if ids is None:
+        return seen
+    for quad, mid in zip(corners, ids.ravel(), strict=True):
+        m = int(mid)
+        if wanted is not None and m not in wanted:
+            continue
+        if m in seen:
+            twice.add(m)
+        seen[m] = quad.reshape(4, 2).astype(np.float32)
+    return {m: q for m, q in seen.items() if m not in twice}
 
 
 def grey(image: np.ndarray) -> np.ndarray:
     return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
-def detect(image: np.ndarray, wanted: range | tuple[int, ...] | None = None,
-           complete: Callable[[dict[int, np.ndarray]], bool] | None = None
-           ) -> dict[int, np.ndarray]:
+def detect(image: np.ndarray, wanted: Collection[int] | None = None,
+           complete: Callable[[dict[int, np.ndarray]], bool] | None = None,
+           twice: set[int] | None = None) -> dict[int, np.ndarray]:
     """Marker id -> its 4 corners (float32, 4x2).
 
     Detection runs with one threshold window after another (``markers.windows``) until
     ``complete(found)`` holds: one pass is enough for a clean picture, and each pass costs as
-    much as the rest of a reading. Ids seen twice in one pass are dropped: a duplicate means a
-    second set or a false detection, and guessing between them could read the wrong tile.
+    much as the rest of a reading. Ids seen twice in one pass are dropped from that pass (and
+    added to ``twice`` when given): a duplicate means a second set or a false detection, and
+    guessing between them could read the wrong tile.
     """
     g = grey(image)
     found: dict[int, np.ndarray] = {}
+    seen_twice: set[int] = set() if twice is None else twice
     cfg = section("markers")
     # candidates smaller than the smallest marker we promise to read are not worth decoding
     rate = 4.0 * float(cfg["min_side_px"]) / max(g.shape)
     for window in cfg["windows"]:
         det = _detector(int(window))
-        params = det.getDetectorParameters()
-        if params.minMarkerPerimeterRate != rate:
-            params.minMarkerPerimeterRate = rate
-            det.setDetectorParameters(params)
+        _set_min_perimeter(det, rate)
         corners, ids, _ = det.detectMarkers(g)
-        if ids is not None:
-            seen: dict[int, np.ndarray] = {}
-            twice: set[int] = set()
-            for quad, mid in zip(corners, ids.ravel(), strict=True):
-                m = int(mid)
-                if wanted is not None and m not in wanted:
-                    continue
-                if m in seen:
-                    twice.add(m)
-                seen[m] = quad.reshape(4, 2).astype(np.float32)
-            for m, quad in seen.items():
-                if m not in twice:
-                    found.setdefault(m, quad)
+        this_pass: set[int] = set()
+        for m, quad in _once(corners, ids, wanted, this_pass).items():
+            found.setdefault(m, quad)
+        seen_twice |= this_pass
         if found and (complete is None or complete(found)):
+            break
+    return found
+
+
+def detect_closer(image: np.ndarray, box: tuple[int, int, int, int], wanted: Collection[int],
+                  side: float) -> dict[int, np.ndarray]:
+    """Markers looked for again in one box of the picture (x0, y0, x1, y1), where other
+    markers say they must be: marker id -> its 4 corners in picture pixels.
+
+    The box is enlarged so that markers of about ``side`` pixels span ``closer_side_px``, and
+    each bit is read from the middle of its cell (``closer_pixels_per_cell``): a small
+    marker's outline then clears the smallest perimeter worth decoding, and a blurred bit,
+    which bleeds into its neighbours along the cell's edges, is still read right. Only
+    ``wanted`` ids count, and one seen twice in the box is dropped. Error correction stays off,
+    so this pass cannot read a marker the whole picture read as another id.
+    """
+    g = grey(image)
+    x0, y0 = max(int(box[0]), 0), max(int(box[1]), 0)
+    x1, y1 = min(int(box[2]), g.shape[1]), min(int(box[3]), g.shape[0])
+    if x1 - x0 < 8 or y1 - y0 < 8 or not wanted:
+        return {}
+    cfg = section("markers")
+    scale = float(np.clip(float(cfg["closer_side_px"]) / max(side, 1.0), 1.0,
+                          float(cfg["closer_max_scale"])))
+    crop = g[y0:y1, x0:x1]
+    if scale > 1.0:
+        crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    rate = 4.0 * float(cfg["min_side_px"]) * scale / max(crop.shape)
+    found: dict[int, np.ndarray] = {}
+    twice: set[int] = set()
+    for window in cfg["windows"]:
+        det = _detector(int(window), int(cfg["closer_pixels_per_cell"]))
+        _set_min_perimeter(det, rate)
+        corners, ids, _ = det.detectMarkers(crop)
+        for m, quad in _once(corners, ids, wanted, twice).items():
+            found.setdefault(m, quad / scale + np.array([x0, y0], np.float32))
+        for m in twice:
+            found.pop(m, None)
+        if all(m in found or m in twice for m in wanted):
             break
     return found
 

@@ -77,8 +77,36 @@ def _all_parts(found: dict[int, np.ndarray]) -> bool:
     return all(markers.tile_id(s, p) in found for s in seats for p in range(3))
 
 
+def find_tiles(image: np.ndarray) -> dict[int, np.ndarray]:
+    """Tile marker id -> its corners: the whole picture first, then a closer look around each
+    seat that shows some of its three tiles but not all.
+
+    A seat's found tiles say where its missing ones must be (on the same board, within
+    ``closer_pad`` marker sides), and that box is searched again enlarged (see
+    :func:`markers.detect_closer`): small or blurred markers the whole picture missed. A seat
+    with no tile found is left alone (nothing says where to look), and so is an id seen twice in
+    the picture (a second set or a false detection: guessing could read the wrong tile).
+    """
+    twice: set[int] = set()
+    found = markers.detect(image, markers.TILE_IDS, _all_parts, twice)
+    pad = float(section("tiles")["closer_pad"])
+    for seat in sorted({m // 3 for m in found}):
+        ids = [markers.tile_id(seat, part) for part in range(3)]
+        missing = [m for m in ids if m not in found and m not in twice]
+        if not missing:
+            continue
+        quads = [found[m] for m in ids if m in found]
+        side = float(np.mean([markers.side(q) for q in quads]))
+        pts = np.concatenate(quads)
+        x0, y0 = pts.min(axis=0) - pad * side
+        x1, y1 = pts.max(axis=0) + pad * side
+        box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+        found.update(markers.detect_closer(image, box, missing, side))
+    return found
+
+
 def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservation, Region]:
-    found = markers.detect(image, markers.TILE_IDS, _all_parts)
+    found = find_tiles(image)
     if not found:
         raise NoTilesFound("no part tiles are in view")
     robots: dict[int, RobotReading] = {}
@@ -121,7 +149,7 @@ def learn(examples: list[tuple[np.ndarray, dict[int, str]]], fallback: ColourMod
     rings: list[np.ndarray] = []  # (R, A, 3) per labelled tile
     labels: list[int] = []
     for image, robots in examples:
-        found = markers.detect(image, markers.TILE_IDS, _all_parts)
+        found = find_tiles(image)
         for seat, robot in robots.items():
             for part, colour in enumerate(robot.split("-")):
                 quad = found.get(markers.tile_id(seat, part))
