@@ -87,3 +87,15 @@ def test_stretched_windows_keep_each_cell_centred() -> None:
             # the dot stays in the middle of the window (within a pixel and a half)
             assert abs(xs.mean() - (win.shape[1] - 1) / 2) <= 1.5
             assert abs(ys.mean() - (win.shape[0] - 1) / 2) <= 1.5
+
+
+def test_colours_confirmed_together_as_one_at_a_time() -> None:
+    look = grid.GridLook()
+    coded = np.array([[60, 60, 200], [60, 160, 60], [200, 110, 40], [30, 190, 230],
+                      [160, 60, 160], [40, 110, 200]], np.float32)
+    look.value_colours = grid._colour_key(coded)
+    look.value_spread = np.full(6, 3.0, np.float32)
+    cells = np.concatenate([coded + 2, [[130, 160, 215], [90, 110, 200]]]).astype(np.float32)
+    together = grid.colours_confirm(look, cells)
+    assert together == [grid.colour_confirms(look, c) for c in cells]
+    assert together[:6] == [0, 1, 2, 3, 4, 5] and together[6] is None
