@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -64,6 +64,9 @@ class OrderLook:
     #: how like the calibration cards' print (:func:`likeness`) a card must be to be read: a
     #: personal board or another card of about the card's shape is not (None: not learnt)
     min_likeness: float | None = None
+    #: the largest share of a calibration card's pixels outside the learnt part places that
+    #: showed a part colour (its paper shows round the robot; None: not learnt)
+    colour_outside: float | None = None
 
     @classmethod
     def default(cls, model: ColourModel) -> OrderLook:
@@ -80,7 +83,9 @@ class OrderLook:
                 round(self.sketch_margin, 4),
                 "area": None if self.area is None else round(self.area, 5),
                 "min_likeness": None if self.min_likeness is None else
-                round(self.min_likeness, 4)}
+                round(self.min_likeness, 4),
+                "colour_outside": None if self.colour_outside is None else
+                round(self.colour_outside, 4)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> OrderLook:
@@ -90,14 +95,15 @@ class OrderLook:
             masks[k, idx] = True
         aspect, turn = data.get("aspect"), data.get("turn_margin")
         drawn, margin, area = data.get("sketch"), data.get("sketch_margin"), data.get("area")
-        like = data.get("min_likeness")
+        like, outside = data.get("min_likeness"), data.get("colour_outside")
         return cls(ColourModel.from_json(data["model"]), masks.reshape(3, h, w),
                    bool(data.get("learnt", True)), None if aspect is None else float(aspect),
                    None if turn is None else float(turn),
                    None if drawn is None else
                    np.asarray(drawn, np.float32).reshape(_sketch_shape()),
                    None if margin is None else float(margin),
-                   None if area is None else float(area), None if like is None else float(like))
+                   None if area is None else float(area), None if like is None else float(like),
+                   None if outside is None else float(outside))
 
 
 def _sketch_shape() -> tuple[int, int]:
@@ -201,13 +207,19 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     g8 = np.clip(grad * (255.0 / max(float(np.percentile(grad, 99.5)), 1.0)), 0, 255)
     gradient = _Gradient(g8, sobel)
 
+    judged: dict[bytes, bool] = {}
+
     def fits(quad: np.ndarray) -> bool:  # in small pixels
         if accept is None:
             return True
-        try:
-            return accept(_upright((quad + 0.5) / k - 0.5))
-        except NoCardFound:
-            return False
+        # the levels find the same outlines again (a board, a face-down card): judged once
+        key = np.round(quad).astype(np.int16).tobytes()
+        if key not in judged:
+            try:
+                judged[key] = accept(_upright((quad + 0.5) / k - 0.5))
+            except NoCardFound:
+                judged[key] = False
+        return judged[key]
     otsu, _ = cv2.threshold(g8.astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu follows the strong edges of the printed robot; a pale card on a pale table needs a
     # lower level, a busy table a higher one. Levels are tried from the highest and the largest
@@ -397,9 +409,15 @@ def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
             quad = None
         if quad is None and edges is not None:
             gradient, level = edges
-            quad = _card_from_lines(mask, gradient.crop(int(x), int(y), int(bw), int(bh)),
-                                    level, cfg, shape, (int(x), int(y), sw, sh),
-                                    None if accept is None else _shifted(accept, at))
+            # the levels find much the same blobs (a board, a row of cards): one that held no
+            # card at a higher level is not searched again (a card joining it changes its box)
+            box = (int(x) // 3, int(y) // 3, int(x + bw) // 3, int(y + bh) // 3)
+            if box not in gradient.barren:
+                quad = _card_from_lines(mask, gradient.crop(int(x), int(y), int(bw), int(bh)),
+                                        level, cfg, shape, (int(x), int(y), sw, sh),
+                                        None if accept is None else _shifted(accept, at))
+                if quad is None:
+                    gradient.barren.add(box)
         if quad is None:
             continue
         quad_area = float(cv2.contourArea(quad))
@@ -416,6 +434,8 @@ class _Gradient:
 
     g8: np.ndarray  # the strongest channel's gradient magnitude, 0..255 (float32)
     sobel: list[tuple[np.ndarray, np.ndarray]]  # each channel's x and y derivatives
+    #: blobs (boxes, to a few pixels) searched for straight edges in vain at a higher level
+    barren: set[tuple[int, int, int, int]] = field(default_factory=set)
 
     def crop(self, x: int, y: int, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
         """The magnitude and the direction (0..pi) of the strongest channel's step in a box."""
@@ -437,7 +457,7 @@ def _intersect(a: tuple[float, float], b: tuple[float, float]) -> np.ndarray | N
 
 
 #: where along a side its support is sampled (the corners' ends are left out)
-_ALONG = np.linspace(0.05, 0.95, 48)
+_ALONG = np.linspace(0.05, 0.95, 32)
 
 
 def _segment_support(ends: np.ndarray, edge: np.ndarray, direction: np.ndarray,
@@ -514,7 +534,8 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
     centre = np.array([bw / 2, bh / 2])
     half = math.hypot(bw, bh) / 4
     lines: list[tuple[float, float, float]] = []
-    for k in np.argsort(-acc[ti, ri], kind="stable"):
+    # (the strongest few times as many peaks as lines kept are enough to choose from)
+    for k in np.argsort(-acc[ti, ri], kind="stable")[:4 * int(cfg["line_candidates"])]:
         theta, offset = float(thetas[ti[k]]), float(ri[k] - reach)
         normal = np.array([math.cos(theta), math.sin(theta)])
         foot = centre + (offset - float(centre @ normal)) * normal
@@ -554,7 +575,14 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
     ends = np.stack([quads, np.roll(quads, -1, axis=1)], axis=2).reshape(-1, 2, 2)
     sides = _segment_support(ends.astype(np.float64), edge, direction, cos_tol).reshape(-1, 4)
     tried: list[tuple[np.ndarray, float]] = []
-    for quad in quads[sides.min(axis=1) >= support]:
+    pixels = np.stack([xs, ys], axis=1).astype(np.float64)
+    worst = sides.min(axis=1)
+    candidates = quads[worst >= support]
+    if accept is not None:
+        # outlines are judged by their print, so nothing printed on the card is taken for it:
+        # the best-edged first (the largest are often the card and a board beside it together)
+        candidates = candidates[np.argsort(-worst[worst >= support], kind="stable")]
+    for quad in candidates:
         # nearly the same rectangle as one tried (lines a pixel apart, one edge's two sides)
         centre_, size_ = quad.mean(axis=0), float(cv2.contourArea(quad))
         if any(float(np.linalg.norm(centre_ - c)) < 0.1 * math.sqrt(a) and
@@ -570,7 +598,11 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
             continue
         if float((inside & mask).sum()) < cfg["min_fill"] * quad_area:
             continue
-        quad = _clockwise(_refine(_outermost(quad, edge, direction, cos_tol, cfg), edge,
+        # what is not printed like a card (a board, a face-down card) is passed over before
+        # the outline is fitted more closely (most rectangles in a busy picture are such)
+        if accept is not None and not accept(_clockwise(quad)):
+            continue
+        quad = _clockwise(_refine(_outermost(quad, edge, direction, cos_tol, cfg), pixels,
                                   direction, cos_tol))
         if not shape[0] <= card_aspect(quad) <= shape[1]:
             continue
@@ -658,12 +690,15 @@ def _clockwise(quad: np.ndarray) -> np.ndarray:
     return quad if a[0] * b[1] - a[1] * b[0] > 0 else quad[::-1].copy()
 
 
-def _refine(quad: np.ndarray, edge: np.ndarray, direction: np.ndarray,
+def _refine(quad: np.ndarray, pixels: np.ndarray, direction: np.ndarray,
             cos_tol: float) -> np.ndarray:
-    """Each side fitted to the edge pixels along it (perspective: opposite sides need not be
-    parallel); a side with too few keeps its place."""
-    ys, xs = np.nonzero(edge)
-    pts = np.stack([xs, ys], axis=1).astype(np.float64)
+    """Each side fitted to the edge pixels (``pixels``: x, y) along it (perspective: opposite
+    sides need not be parallel); a side with too few keeps its place."""
+    box = np.concatenate([quad.min(axis=0) - 3, quad.max(axis=0) + 3])
+    pts = pixels[(pixels[:, 0] >= box[0]) & (pixels[:, 1] >= box[1]) &
+                 (pixels[:, 0] <= box[2]) & (pixels[:, 1] <= box[3])]
+    xs, ys = pts[:, 0].astype(np.int64), pts[:, 1].astype(np.int64)
+    steps = direction[ys, xs]
     lines = []
     for side in range(4):
         p, q = quad[side].astype(np.float64), quad[(side + 1) % 4].astype(np.float64)
@@ -672,7 +707,7 @@ def _refine(quad: np.ndarray, edge: np.ndarray, direction: np.ndarray,
         t = (pts - p) @ along / max(float(np.linalg.norm(q - p)), 1e-6)
         near = (np.abs((pts - p) @ normal) <= 1.5) & (t > 0.05) & (t < 0.95)
         theta = math.atan2(normal[1], normal[0])
-        near &= np.abs(np.cos(direction[ys, xs] - theta)) >= cos_tol
+        near &= np.abs(np.cos(steps - theta)) >= cos_tol
         if near.sum() >= 8:
             vx, vy, x0, y0 = cv2.fitLine(pts[near].astype(np.float32), cv2.DIST_L2, 0, 0.01,
                                          0.01).ravel()
@@ -797,6 +832,16 @@ def _card_outline(mask: np.ndarray, cfg: dict[str, Any], shape: tuple[float, flo
     if float(mask.sum()) - covered > cfg["max_outside"] * quad_area:
         return None
     return quad
+
+
+def plain_card(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card warped to the canonical size as it is (no white balance: its :func:`sketch`
+    needs none), cheaply: what is judged for every card-shaped outline in view."""
+    w, h = canonical_size()
+    big = np.array([[0, 0], [2 * w, 0], [2 * w, 2 * h], [0, 2 * h]], np.float32)
+    H = cv2.getPerspectiveTransform(quad.astype(np.float32), big)
+    card = cv2.warpPerspective(image, H, (2 * w, 2 * h), flags=cv2.INTER_LINEAR)
+    return np.asarray(cv2.resize(card, (w, h), interpolation=cv2.INTER_AREA), np.float32)
 
 
 def warp_card(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -965,7 +1010,7 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
         def accept(quad: np.ndarray) -> bool:
             # card-shaped, but not printed like the user's robot cards: a personal board, a
             # face-down card, or a card with the board beside it taken for one
-            return likeness(sketch(warp_card(image, quad)), template) >= least
+            return likeness(sketch(plain_card(image, quad)), template) >= least
 
     quad = find_card(image, look.aspect, look.area, accept)
     return quad if look.sketch is None else align(image, quad, look.sketch)
@@ -974,10 +1019,23 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
 def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
     quad = locate(image, look)
     card = warp_card(image, quad)
-    reading = read_turned(classes(card, look), look, card)
+    cls = classes(card, look)
+    reading = read_turned(cls, look, plain_card(image, quad))
+    if reading.robot is not None and look.learnt and look.colour_outside is not None and \
+            colour_outside(cls, look.masks) > look.colour_outside + \
+            float(section("order")["paper_margin"]):
+        # part colours where the user's cards show paper: not such a card (part of a board's
+        # lanes, a card of another game), or a hand over it
+        reading = RobotReading(None, 0.0, reading.parts)
     x0, y0 = np.maximum(quad.min(axis=0), 0)
     x1, y1 = quad.max(axis=0)
     return OrderObservation(reading), (int(x0), int(y0), int(x1), int(y1))
+
+
+def colour_outside(cls: np.ndarray, masks: np.ndarray) -> float:
+    """The share of a canonical card's pixels outside the part places that show a part colour."""
+    outside = ~masks.any(axis=0)
+    return float((cls[outside] >= 0).mean()) if outside.any() else 0.0
 
 
 def read_order(image: np.ndarray, look: OrderLook) -> OrderObservation:
@@ -993,12 +1051,14 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     labels: list[list[int]] = []
     aspects: list[float] = []
     areas: list[float] = []
+    plain: list[np.ndarray] = []
     for image, robot in examples:
         try:
             quad = find_card(image)
         except NoCardFound:
             continue
         cards.append(warp_card(image, quad))
+        plain.append(plain_card(image, quad))
         labels.append([names.index(c) for c in robot.split("-")])
         aspects.append(card_aspect(quad))
         areas.append(float(cv2.contourArea(quad)) / (image.shape[0] * image.shape[1]))
@@ -1007,11 +1067,12 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     # an outline found wrongly on a calibration picture (the robot printed on the card, the
     # card with a board beside it) would teach a wrong shape and wrong part places: a card whose
     # print is much less like the others' than they are like each other is left out
-    alike = _alike(cards)
+    alike = _alike(plain)
     if len(cards) >= 3:
         least = float(cfg["likeness_fraction"]) * float(np.median(alike))
         keep = [i for i in range(len(cards)) if alike[i] >= least]
         cards, labels = [cards[i] for i in keep], [labels[i] for i in keep]
+        plain = [plain[i] for i in keep]
         aspects, areas = [aspects[i] for i in keep], [areas[i] for i in keep]
     aspect = float(np.median(aspects))
     w, h = canonical_size()
@@ -1046,10 +1107,11 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         return OrderLook(model, default_masks(), False, aspect, area=min(areas))
     # 3. how clearly the part shapes tell the card's top from its bottom
     look = OrderLook(model, masks, True, aspect, area=min(areas))
+    look.colour_outside = max(colour_outside(classes(card, look), masks) for card in cards)
     evidence = float(np.median([turn_evidence(classes(card, look), masks) for card in cards]))
     if evidence >= cfg["min_turn_evidence"]:
         look.turn_margin = float(cfg["turn_fraction"]) * evidence
-    _learn_sketch(look, cards, cfg)
+    _learn_sketch(look, plain, cfg)
     return look
 
 

@@ -63,7 +63,8 @@ def test_a_card_lying_over_or_against_a_board_is_found_whole(style: Style,
 
 def test_a_board_alone_is_not_read_as_a_card(style: Style, calibration: Calibration) -> None:
     # a board of about a card's shape: card-shaped outlines not printed like the calibration
-    # cards are passed over, so nothing is read from the board's lanes
+    # cards are passed over, and one that is (three of the lanes, by chance) shows part colours
+    # where the cards show paper, so nothing is read from the board's lanes
     for seed in (41, 42):
         image, _ = _scene(style, "", seed, 4.0, 0.0)
         try:
@@ -84,11 +85,15 @@ def test_calibration_learns_the_cards_print_and_stores_it(calibration: Calibrati
     assert again.sketch_margin == pytest.approx(look.sketch_margin, abs=1e-3)
     assert again.min_likeness == pytest.approx(look.min_likeness, abs=1e-3)
     assert again.area == pytest.approx(look.area, abs=1e-4)
+    # the calibration cards show paper round the robot: few part colours outside its parts
+    assert look.colour_outside is not None and 0 <= look.colour_outside < 0.3
+    assert again.colour_outside == pytest.approx(look.colour_outside, abs=1e-3)
     # a calibration stored before these were learnt still loads, and reads as before
     older = order.OrderLook.from_json({k: v for k, v in look.to_json().items()
                                        if k not in ("sketch", "sketch_margin", "area",
-                                                    "min_likeness")})
+                                                    "min_likeness", "colour_outside")})
     assert older.sketch is None and older.area is None and older.min_likeness is None
+    assert older.colour_outside is None
 
 
 def test_the_print_tells_which_way_up_when_the_colours_do_not() -> None:
