@@ -16,6 +16,7 @@ import numpy as np
 from vision.thresholds import section
 
 TILE_IDS = range(18)
+BOARD_IDS = range(18, 42)
 PLAY_AREA_IDS = (42, 43, 44, 45)
 #: marker-local corners (the marker spans -0.5..0.5), in ArUco's corner order
 LOCAL_CORNERS = np.array([[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], np.float32)

@@ -77,6 +77,12 @@ def _all_parts(found: dict[int, np.ndarray]) -> bool:
     return all(markers.tile_id(s, p) in found for s in seats for p in range(3))
 
 
+def _tiles_complete(found: dict[int, np.ndarray]) -> bool:
+    # board corners alone are no reason to stop looking for tiles
+    tile_ids = {m: q for m, q in found.items() if m in markers.TILE_IDS}
+    return bool(tile_ids) and _all_parts(tile_ids)
+
+
 def find_tiles(image: np.ndarray) -> dict[int, np.ndarray]:
     """Tile marker id -> its corners: the whole picture first, then a closer look around each
     seat that shows some of its three tiles but not all.
@@ -87,8 +93,15 @@ def find_tiles(image: np.ndarray) -> dict[int, np.ndarray]:
     with no tile found is left alone (nothing says where to look), and so is an id seen twice in
     the picture (a second set or a false detection: guessing could read the wrong tile).
     """
+    return find_markers(image)[0]
+
+
+def find_markers(image: np.ndarray) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
+    """(tile markers, board corner markers) as :func:`find_tiles`; both from one detection."""
     twice: set[int] = set()
-    found = markers.detect(image, markers.TILE_IDS, _all_parts, twice)
+    everything = markers.detect(image, range(markers.BOARD_IDS.stop), _tiles_complete, twice)
+    found = {m: q for m, q in everything.items() if m in markers.TILE_IDS}
+    corners = {m: q for m, q in everything.items() if m in markers.BOARD_IDS}
     pad = float(section("tiles")["closer_pad"])
     for seat in sorted({m // 3 for m in found}):
         ids = [markers.tile_id(seat, part) for part in range(3)]
@@ -102,20 +115,44 @@ def find_tiles(image: np.ndarray) -> dict[int, np.ndarray]:
         x1, y1 = pts.max(axis=0) + pad * side
         box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
         found.update(markers.detect_closer(image, box, missing, side))
-    return found
+    return found, corners
+
+
+def boards(corners: dict[int, np.ndarray]) -> list[np.ndarray]:
+    """The personal boards whose corner markers are in view: each the quad (4x2) of its corner
+    markers' centres, the fourth completed as a parallelogram when one is hidden."""
+    quads: list[np.ndarray] = []
+    for seat in range(6):
+        ids = [markers.board_corner_id(seat, c) for c in range(4)]
+        centres = {c: corners[m].mean(axis=0) for c, m in enumerate(ids) if m in corners}
+        if len(centres) == 3:
+            k = next(c for c in range(4) if c not in centres)
+            centres[k] = centres[(k + 1) % 4] + centres[(k + 3) % 4] - centres[(k + 2) % 4]
+        if len(centres) == 4:
+            quads.append(np.array([centres[c] for c in range(4)], np.float32))
+    return quads
+
+
+def _on_a_board(quad: np.ndarray, board_quads: list[np.ndarray]) -> bool:
+    centre = quad.mean(axis=0)
+    return any(cv2.pointPolygonTest(b.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])),
+                                    False) >= 0 for b in board_quads)
 
 
 def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservation, Region]:
-    found = find_tiles(image)
+    found, corners = find_markers(image)
     if not found:
         raise NoTilesFound("no part tiles are in view")
+    # where boards carry corner markers, a tile is on a lane only inside a board: a tile put
+    # aside on a table of a lane's colour (green felt) would otherwise read as that lane
+    board_quads = boards(corners) if corners else None
     robots: dict[int, RobotReading] = {}
     for seat in sorted({m // 3 for m in found}):
         colours: list[str | None] = []
         confidences: list[float] = []
         for part in range(3):
             quad = found.get(markers.tile_id(seat, part))
-            if quad is None:
+            if quad is None or (board_quads is not None and not _on_a_board(quad, board_quads)):
                 colours.append(None)
                 confidences.append(0.0)
                 continue

@@ -1,5 +1,6 @@
-"""Finding part tiles: the closer look around a seat whose other tiles are in view, and markers
-at the picture's edge. A tile missed is declined; a tile found must be the right one."""
+"""Finding part tiles: the closer look around a seat whose other tiles are in view, markers at
+the picture's edge, and tiles off the boards where boards carry corner markers. A tile missed is
+declined; a tile found must be the right one."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import numpy as np
 import pytest
 
 from vision import markers, tiles
-from vision.synth import draw
+from vision.calibration import Calibration
+from vision.synth import draw, scenes
+from vision.synth.scenes import Style
 
 Quads = dict[int, np.ndarray]
 
@@ -101,3 +104,53 @@ def test_a_marker_touching_the_pictures_edge_is_read() -> None:
     found = markers.detect(img, markers.TILE_IDS)
     assert 4 in found
     assert np.abs(found[4] - truth).max() < 1.5
+
+
+def _table_scene(style: Style, corners: bool) -> np.ndarray:
+    """Seat 0's tiles on a board (red, blue, yellow lanes); seat 1's put aside on a table of the
+    green lane's colour. With ``corners`` the board carries its four corner markers."""
+    img = np.zeros((720, 1280, 3), np.uint8)
+    img[:] = style.colours["green"]
+    x0, y0, lane_w, lane_h = 400, 200, 90, 300
+    cv2.rectangle(img, (x0 - 60, y0 - 60), (x0 + 4 * lane_w + 60, y0 + lane_h + 60),
+                  (200, 200, 200), -1)
+    for i, name in enumerate(("red", "green", "blue", "yellow")):
+        cv2.rectangle(img, (x0 + i * lane_w, y0), (x0 + (i + 1) * lane_w - 1, y0 + lane_h),
+                      style.colours[name], -1)
+    if corners:
+        at = [(x0 - 30, y0 - 30), (x0 + 4 * lane_w + 30, y0 - 30),
+              (x0 + 4 * lane_w + 30, y0 + lane_h + 30), (x0 - 30, y0 + lane_h + 30)]
+        for c, centre in enumerate(at):
+            _tile(img, markers.board_corner_id(0, c), 36, 0, centre)
+    for part, lane in enumerate((0, 2, 3)):
+        patch = scenes.tile_patch(style, markers.tile_id(0, part), 8)
+        k = 48 / patch.shape[0]
+        centre = (x0 + (lane + 0.5) * lane_w, y0 + (part + 0.5) * lane_h / 3)
+        draw.paste(img, patch, draw.place(patch.shape[1] * k, patch.shape[0] * k, *centre, 0)
+                   @ draw.scale(k))
+    for part in range(3):
+        patch = scenes.tile_patch(style, markers.tile_id(1, part), 8)
+        k = 48 / patch.shape[0]
+        draw.paste(img, patch, draw.place(patch.shape[1] * k, patch.shape[0] * k, 1000.0,
+                                          250.0 + 90 * part, 8) @ draw.scale(k))
+    return img
+
+
+def test_a_tile_put_aside_off_the_boards_is_not_read_where_boards_carry_corners(
+        style: Style, calibration: Calibration) -> None:
+    bare = tiles.read_tiles(_table_scene(style, corners=False), calibration.tiles)
+    assert bare.robots[0].robot == "red-blue-yellow"
+    # the hazard: without corner markers, tiles on a green table read as green lanes
+    assert bare.robots[1].robot == "green-green-green"
+    marked = tiles.read_tiles(_table_scene(style, corners=True), calibration.tiles)
+    assert marked.robots[0].robot == "red-blue-yellow"
+    assert marked.robots[1].robot is None
+
+
+def test_a_board_with_one_corner_hidden_is_completed() -> None:
+    square = {markers.board_corner_id(2, c): np.array(q, np.float32) + np.zeros((4, 2), np.float32)
+              for c, q in enumerate([(0, 0), (10, 0), (10, 10)])}
+    (quad,) = tiles.boards(square)
+    assert np.allclose(quad, [[0, 0], [10, 0], [10, 10], [0, 10]])
+    two = {m: q for m, q in square.items() if m != markers.board_corner_id(2, 0)}
+    assert tiles.boards(two) == []
