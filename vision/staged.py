@@ -30,8 +30,15 @@ from companion.ports import Observation, ReadingKind
 from vision import grid, order, tiles
 from vision.calibration import Calibration
 from vision.camera import FrameCamera
-from vision.synth import draw, random_grid
-from vision.synth.scenes import Style, board_patch, card_patch, rm_card_patch, tile_patch
+from vision.synth import draw, random_grid, scenes
+from vision.synth.scenes import (
+    Drawing,
+    OrderPose,
+    Style,
+    board_patch,
+    rm_card_patch,
+    tile_patch,
+)
 
 Rng = np.random.Generator
 
@@ -209,37 +216,15 @@ def render_tiles(style: Style, colours: list[str], robots: dict[int, str], rng: 
     return _camera(img, rng)
 
 
+# the demo's card is held tidily: its pose from narrower ranges than the datasets' (scenes.py)
+TIDY_ORDER = OrderPose(size=(0.6, 0.85), turn=12.0, tilt=0.02, reach=(0.0, 0.04))
+BANDED = Drawing(_table, _paste, _hand, lambda img, rng, hard: _camera(img, rng))
+
+
 def render_order(style: Style, robot: str, rng: Rng, width: int, height: int) -> np.ndarray:
     """A robot card held up to the camera by a hand that keeps off the robot."""
-    img = _table(width, height, rng)
-    if rng.random() < 0.5:  # a room behind the card: soft and out of focus
-        cv2.GaussianBlur(img, (0, 0), 6, dst=img)
-    card = card_patch(style, robot.split("-"), rng)
-    ch = height * rng.uniform(0.6, 0.85)
-    k = ch / card.shape[0]
-    cx = width / 2 + rng.uniform(-0.15, 0.15) * width
-    cy = height / 2 + rng.uniform(-0.05, 0.05) * height
-    angle = rng.uniform(-12, 12)
-    H = draw.place(card.shape[1] * k, card.shape[0] * k, cx, cy, angle) @ draw.scale(k)
-    src = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-    tilt = rng.uniform(-0.02, 0.02, (4, 2)) * [width, height]
-    H = cv2.getPerspectiveTransform(src, (src + tilt).astype(np.float32)) @ H
-    _paste(img, card, H, draw.rounded_mask(card.shape[1], card.shape[0], card.shape[1] // 16))
-    a = math.radians(angle)
-    side = rng.choice(["bottom", "left", "right"])
-    half_w, half_h = card.shape[1] * k / 2, card.shape[0] * k / 2
-    size = ch * 0.3
-    out = 0.95 * size - rng.uniform(0.0, 0.04) * ch  # fingertips just over the card's edge
-    if side == "bottom":
-        lx, ly, fa = rng.uniform(-0.3, 0.3) * half_w, half_h + out, -90
-    elif side == "left":
-        lx, ly, fa = -half_w - out, rng.uniform(0.2, 0.6) * half_h, 0
-    else:
-        lx, ly, fa = half_w + out, rng.uniform(0.2, 0.6) * half_h, 180
-    hx = cx + lx * math.cos(a) - ly * math.sin(a)
-    hy = cy + lx * math.sin(a) + ly * math.cos(a)
-    _hand(img, rng, hx, hy, size, fa + angle + rng.uniform(-10, 10))
-    return _camera(img, rng)
+    return scenes.render_order(style, robot, rng, width, height, pose=TIDY_ORDER,
+                               drawing=BANDED)
 
 
 def render_grid(style: Style, cells: list[list[int | None]], rng: Rng, width: int,

@@ -5,6 +5,7 @@ the game); every dataset draws a new one so the reader cannot lean on one drawin
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -265,30 +266,56 @@ def card_patch(style: Style, parts: list[str], rng: Rng, w: int = 252, h: int = 
     return card
 
 
+@dataclass(frozen=True)
+class Drawing:
+    """How a scene is put on the canvas: ``draw``'s whole-picture steps (datasets), or the demo
+    camera's band-by-band ones that keep its memory low (vision/staged.py)."""
+
+    table: Callable[[int, int, Rng], np.ndarray]
+    paste: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None], None]
+    hand: Callable[[np.ndarray, Rng, float, float, float, float], None]
+    camera: Callable[[np.ndarray, Rng, bool], np.ndarray]  # (picture, rng, hard)
+
+
+WHOLE = Drawing(draw.table, draw.paste, draw.hand, draw.degrade)
+
+
+@dataclass(frozen=True)
+class OrderPose:
+    """How a robot card is held up: the ranges its pose is drawn from."""
+
+    size: tuple[float, float] = (0.5, 0.85)  # card height, as a share of the picture's
+    turn: float = 18.0  # degrees either way
+    tilt: float = 0.03  # perspective: corners moved by up to this share of the picture
+    reach: tuple[float, float] = (0.0, 0.06)  # fingertips over the card's edge (card heights)
+
+
 def render_order(style: Style, robot: str, rng: Rng, width: int = 1280, height: int = 720,
-                 hard: bool = False) -> np.ndarray:
+                 hard: bool = False, pose: OrderPose = OrderPose(),
+                 drawing: Drawing = WHOLE) -> np.ndarray:
     """A robot card held up to the camera by a hand, against the room or the table."""
-    img = draw.table(width, height, rng)
+    img = drawing.table(width, height, rng)
     if rng.random() < 0.5:  # a room behind the card: soft and out of focus
-        img = cv2.GaussianBlur(img, (0, 0), 6)
+        cv2.GaussianBlur(img, (0, 0), 6, dst=img)
     card = card_patch(style, robot.split("-"), rng)
-    ch = height * rng.uniform(0.5, 0.85)
+    ch = height * rng.uniform(*pose.size)
     k = ch / card.shape[0]
     cx = width / 2 + rng.uniform(-0.15, 0.15) * width
     cy = height / 2 + rng.uniform(-0.05, 0.05) * height
-    angle = rng.uniform(-18, 18)
+    angle = rng.uniform(-pose.turn, pose.turn)
     H = draw.place(card.shape[1] * k, card.shape[0] * k, cx, cy, angle) @ draw.scale(k)
     src = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-    tilt = rng.uniform(-0.03, 0.03, (4, 2)) * [width, height]
+    tilt = rng.uniform(-pose.tilt, pose.tilt, (4, 2)) * [width, height]
     H = cv2.getPerspectiveTransform(src, (src + tilt).astype(np.float32)) @ H
-    draw.paste(img, card, H, draw.rounded_mask(card.shape[1], card.shape[0], card.shape[1] // 16))
+    drawing.paste(img, card, H,
+                  draw.rounded_mask(card.shape[1], card.shape[0], card.shape[1] // 16))
     # a hand holds it by the lower edge or a side; in clean scenes it keeps off the robot
     a = math.radians(angle)
     side = rng.choice(["bottom", "left", "right"])
     half_w, half_h = card.shape[1] * k / 2, card.shape[0] * k / 2
     size = ch * 0.3
     # how far the fingertips reach over the card's edge, as a share of the card's height
-    reach = rng.uniform(0.0, 0.06) if not hard else rng.uniform(0.1, 0.3)
+    reach = rng.uniform(*pose.reach) if not hard else rng.uniform(0.1, 0.3)
     out = 0.95 * size - reach * ch
     if side == "bottom":
         lx, ly, fa = rng.uniform(-0.3, 0.3) * half_w, half_h + out, -90
@@ -298,8 +325,8 @@ def render_order(style: Style, robot: str, rng: Rng, width: int = 1280, height: 
         lx, ly, fa = half_w + out, rng.uniform(0.2, 0.6) * half_h, 180
     hx = cx + lx * math.cos(a) - ly * math.sin(a)
     hy = cy + lx * math.sin(a) + ly * math.cos(a)
-    draw.hand(img, rng, hx, hy, size, fa + angle + rng.uniform(-10, 10))
-    return draw.degrade(img, rng, hard)
+    drawing.hand(img, rng, hx, hy, size, fa + angle + rng.uniform(-10, 10))
+    return drawing.camera(img, rng, hard)
 
 
 # ---------------------------------------------------------------------------- Robot Master
