@@ -34,6 +34,42 @@ def features(x: np.ndarray) -> np.ndarray:
     return np.concatenate([x[..., :2] / total, weight * total / 3.0], axis=-1)
 
 
+#: chi-squared (3 degrees of freedom): its median, and the share kept of a normal bulk
+_CHI2_3_MEDIAN = 2.366
+
+
+def bulk(pts: np.ndarray) -> np.ndarray:
+    """The samples (n, 3) of a colour's own bulk, without the paper, seams and shadows mixed in.
+
+    A ring around a pale yellow tile shows a quarter of the tile's paper or the board's cream
+    margin: a median and spread over all of it (what was done before) spans both, and the
+    learnt yellow then claims the paper. The bulk is found as a minimum covariance determinant
+    fit would (the ``colour.bulk_share`` of the samples nearest their own mean and spread, a few
+    times over), then every sample within ``colour.bulk_d2`` of it (spread rescaled so a normal
+    bulk would keep its usual share) is kept.
+    """
+    cfg = section("colour")
+    n = len(pts)
+    h = max(int(float(cfg["bulk_share"]) * n), 4)
+    if n < 8:
+        return pts
+    med = np.median(pts, axis=0)
+    mad = np.median(np.abs(pts - med), axis=0) * 1.4826 + 1e-3
+    sel = np.argsort((((pts - med) / mad) ** 2).sum(axis=1))[:h]
+    d2 = np.zeros(n)
+    for _ in range(10):
+        mean = pts[sel].mean(axis=0)
+        cov = np.cov(pts[sel].T) + np.eye(pts.shape[1]) * 1e-7
+        diff = pts - mean
+        d2 = np.einsum("ni,ij,nj->n", diff, np.linalg.inv(cov), diff)
+        new = np.argsort(d2)[:h]
+        if np.array_equal(np.sort(new), np.sort(sel)):
+            break
+        sel = new
+    d2 = d2 * _CHI2_3_MEDIAN / max(float(np.median(d2)), 1e-9)
+    return np.asarray(pts[d2 < float(cfg["bulk_d2"])])
+
+
 #: the class of a pixel that shows what surrounds the colours (see :meth:`ColourModel.classify`)
 BACKGROUND = -2
 
@@ -87,11 +123,7 @@ class ColourModel:
             raw = samples.get(name)
             if raw is None or len(raw) < 20:
                 continue
-            pts = features(raw)
-            # keep the bulk of the samples: paper, seams and shadows at the edges are not the colour
-            med = np.median(pts, axis=0)
-            mad = np.median(np.abs(pts - med), axis=0) * 1.4826 + 1e-3
-            pts = pts[(np.abs(pts - med) < 3.0 * mad).all(axis=1)]
+            pts = bulk(features(raw))
             if len(pts) < 20:
                 continue
             means[i] = pts.mean(axis=0)

@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.ports import RobotReading, TilesObservation
 from vision import markers
-from vision.colour import ColourModel, features
+from vision.colour import BACKGROUND, ColourModel, features
 from vision.errors import NoTilesFound
 from vision.thresholds import section
 
@@ -59,17 +59,56 @@ def ring_samples(image: np.ndarray, quad: np.ndarray, radii: list[float] | np.nd
     return markers.normalise(values, white, black)
 
 
+def _passes(best: int, share: float, runner_up: float, coverage: float) -> bool:
+    cfg = section("tiles")
+    # the lane must also show on a good part of the ring itself: a tile off the boards, on a
+    # table learnt as background, leaves only a few stray pixels to vote
+    return (best >= 0 and share >= cfg["min_share"] and share - runner_up >= cfg["min_confidence"]
+            and coverage >= cfg["min_coverage"])
+
+
+def ray_vote(image: np.ndarray, quad: np.ndarray, look: TilesLook) -> tuple[int, float, float,
+                                                                            float]:
+    """The colour just beyond the tile's edge, all round: along each ray from the marker outwards
+    (from ``tiles.search_from`` to the learnt rings' outer radius) the first pixel that is not
+    background (the tile's paper, its label, the board's margin) and holds for two steps votes,
+    with its colour or as none. Same tuple as :meth:`ColourModel.vote`, shares of the rays.
+
+    A tile larger than the learnt rings allow for, or lying close to its lane's edge, shows its
+    lane only as a strip along its own edge: the rings then cross the next lane too.
+    """
+    cfg = section("tiles")
+    step = float(cfg["ray_step"])
+    radii = np.arange(float(cfg["search_from"]), max(look.radii) + 1e-6, step)
+    angles = int(cfg["angles"])
+    samples = ring_samples(image, quad, radii, angles)  # (R, A, 3)
+    cls_ = look.model.classify(samples.reshape(-1, 3)).reshape(len(radii), angles)
+    # a class counts where it holds for two steps: a pixel blending the tile's paper into the
+    # lane is neither, and may look like a third colour (paper and red make a pale orange)
+    held = (cls_[:-1] == cls_[1:]) & (cls_[:-1] != BACKGROUND)
+    first = held.argmax(axis=0)
+    votes = cls_[first, np.arange(angles)][held.any(axis=0)]
+    if len(votes) == 0:
+        return -1, 0.0, 0.0, 0.0
+    counts = np.bincount(votes[votes >= 0], minlength=len(look.model.names)).astype(np.float64)
+    order = np.argsort(counts)[::-1]
+    return (int(order[0]), counts[order[0]] / len(votes), counts[order[1]] / len(votes),
+            counts[order[0]] / angles)
+
+
 def read_part(image: np.ndarray, quad: np.ndarray, look: TilesLook) -> tuple[str | None, float]:
     cfg = section("tiles")
     samples = ring_samples(image, quad, look.radii, int(cfg["angles"])).reshape(-1, 3)
     best, share, runner_up, coverage = look.model.vote(samples)
-    confidence = max(0.0, share - runner_up)
-    # the lane must also show on a good part of the ring itself: a tile off the boards, on a
-    # table learnt as background, leaves only a few stray pixels to vote
-    if (best < 0 or share < cfg["min_share"] or confidence < cfg["min_confidence"]
-            or coverage < cfg["min_coverage"]):
-        return None, confidence
-    return look.model.names[best], confidence
+    if _passes(best, share, runner_up, coverage):
+        return look.model.names[best], max(0.0, share - runner_up)
+    # the rings are unsure: the colour along the tile's own edge decides, when it clearly says
+    # the colour the rings lean to (two looks agreeing, so a hand or a shadow cannot tip it)
+    ray_best, ray_share, ray_runner_up, ray_coverage = ray_vote(image, quad, look)
+    if best >= 0 and ray_best == best and _passes(ray_best, ray_share, ray_runner_up,
+                                                  ray_coverage):
+        return look.model.names[best], ray_share - ray_runner_up
+    return None, max(0.0, share - runner_up)
 
 
 def _all_parts(found: dict[int, np.ndarray]) -> bool:
@@ -89,7 +128,8 @@ def find_tiles(image: np.ndarray) -> dict[int, np.ndarray]:
 
     A seat's found tiles say where its missing ones must be (on the same board, within
     ``closer_pad`` marker sides), and that box is searched again enlarged (see
-    :func:`markers.detect_closer`): small or blurred markers the whole picture missed. A seat
+    :func:`markers.detect_closer`): small or blurred markers the whole picture missed; a tile
+    found so widens the box for the seat's last one (one more look). A seat
     with no tile found is left alone (nothing says where to look), and so is an id seen twice in
     the picture (a second set or a false detection: guessing could read the wrong tile).
     """
@@ -105,16 +145,22 @@ def find_markers(image: np.ndarray) -> tuple[dict[int, np.ndarray], dict[int, np
     pad = float(section("tiles")["closer_pad"])
     for seat in sorted({m // 3 for m in found}):
         ids = [markers.tile_id(seat, part) for part in range(3)]
-        missing = [m for m in ids if m not in found and m not in twice]
-        if not missing:
-            continue
-        quads = [found[m] for m in ids if m in found]
-        side = float(np.mean([markers.side(q) for q in quads]))
-        pts = np.concatenate(quads)
-        x0, y0 = pts.min(axis=0) - pad * side
-        x1, y1 = pts.max(axis=0) + pad * side
-        box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
-        found.update(markers.detect_closer(image, box, missing, side))
+        # a tile found by the closer look says again where the last one must be (the box
+        # around one tile may not reach the far end of the board)
+        for _ in range(2):
+            missing = [m for m in ids if m not in found and m not in twice]
+            if not missing:
+                break
+            quads = [found[m] for m in ids if m in found]
+            side = float(np.mean([markers.side(q) for q in quads]))
+            pts = np.concatenate(quads)
+            x0, y0 = pts.min(axis=0) - pad * side
+            x1, y1 = pts.max(axis=0) + pad * side
+            box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+            more = markers.detect_closer(image, box, missing, side)
+            found.update(more)
+            if not more:
+                break
     return found, corners
 
 
