@@ -602,12 +602,13 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
         # the outline is fitted more closely (most rectangles in a busy picture are such)
         if accept is not None and not accept(_clockwise(quad)):
             continue
-        quad = _clockwise(_refine(_outermost(quad, edge, direction, cos_tol, cfg), pixels,
-                                  direction, cos_tol))
-        if not shape[0] <= card_aspect(quad) <= shape[1]:
-            continue
-        if accept is None or accept(quad):
-            return quad
+        # a side moved out past a frame printed along the card's edge may instead reach a
+        # board's edge lying close beside the card: then the rectangle as found is tried
+        for moved in (_outermost(quad, edge, direction, cos_tol, cfg), quad):
+            fitted = _clockwise(_refine(moved, pixels, direction, cos_tol))
+            if shape[0] <= card_aspect(fitted) <= shape[1] and (accept is None or
+                                                                 accept(fitted)):
+                return fitted
     return None
 
 

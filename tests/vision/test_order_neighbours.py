@@ -61,6 +61,18 @@ def test_a_card_lying_over_or_against_a_board_is_found_whole(style: Style,
     assert reading.robot in ("red-blue-yellow", None)
 
 
+def test_a_board_edge_close_beside_the_card_is_not_taken_for_its_outer_edge(
+        style: Style, calibration: Calibration) -> None:
+    # the board's edge runs nearly parallel to the card's left side, closer than a printed
+    # frame may lie inside the card: a side moved out to it gives a card of the wrong shape,
+    # and the rectangle as found is the card (it was not found at all before)
+    image, truth = _scene(style, "red-blue-yellow", 40, -6.0, 0.1)
+    found = order.locate(image, calibration.order)
+    height = float(np.linalg.norm(truth[3] - truth[0]))
+    assert np.abs(found - truth).max() <= 0.05 * height, (found, truth)
+    assert order.read_order(image, calibration.order).reading.robot == "red-blue-yellow"
+
+
 def test_a_board_alone_is_not_read_as_a_card(style: Style, calibration: Calibration) -> None:
     # a board of about a card's shape: card-shaped outlines not printed like the calibration
     # cards are passed over, and one that is (three of the lanes, by chance) shows part colours
