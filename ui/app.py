@@ -53,6 +53,41 @@ KV_FILES = [
         for n in ("home", "setup", "factory", "secret", "picker", "number", "master", "end")
     ),
 ]
+
+
+def drop_label_surfaces() -> bool:
+    """Let Kivy's SDL2 text provider free each label's drawing surface once it is drawn.
+
+    ``LabelSDL2`` keeps the surface a label was last drawn on (width x height x 4 bytes) until
+    the label is drawn again, although the picture already went into the label's texture (the
+    pygame provider deletes its surface at that point). With every label of every screen built
+    so far holding one, that was 5 MB by the end of the autoplay. Returns whether the provider
+    in use is SDL2's (the only one that needs this).
+    """
+    from kivy.core import text as core_text
+
+    try:
+        from kivy.core.text.text_sdl2 import LabelSDL2
+    except ImportError:
+        return False
+    if not issubclass(core_text.Label, LabelSDL2):
+        return False
+    if getattr(LabelSDL2._render_end, "_drops_surface", False):
+        return True
+    keep = LabelSDL2._render_end
+
+    def render_end(self: Any) -> Any:
+        try:
+            return keep(self)
+        finally:
+            self._surface = None
+
+    render_end._drops_surface = True  # type: ignore[attr-defined]
+    LabelSDL2._render_end = render_end
+    return True
+
+
+drop_label_surfaces()
 SEAT_COLOURS = ["#ff8a65", "#81c784", "#64b5f6", "#ffd54f", "#ba68c8", "#4dd0e1"]
 FLASH_SECONDS = 0.8
 

@@ -53,9 +53,31 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+#: modules the app never uses that its libraries import when they can: Kivy's clock imports
+#: asyncio, which imports ssl, and numpy.random imports secrets -> hmac -> _hashlib; both load
+#: OpenSSL (libssl, libcrypto: 4.5 MB resident). The device has no network (the systemd unit
+#: allows only AF_UNIX and AF_NETLINK sockets); hashlib and hmac fall back to Python's own hashes.
+KEPT_OUT = ("_ssl", "_hashlib")
+
+
+def keep_out_unused() -> None:
+    """Keep libraries the app never uses out of the process, before Kivy and numpy are imported.
+
+    ``sys.modules[name] = None`` makes ``import name`` raise ImportError, which asyncio, ssl's
+    importers, hashlib and hmac all handle. Kivy's image providers are limited to SDL2's (PNG,
+    JPEG): its default list also imports PIL (4 MB resident) for pictures the app never shows.
+    """
+    modules: dict[str, Any] = sys.modules
+    for name in KEPT_OUT:
+        modules.setdefault(name, None)
+    os.environ.setdefault("KIVY_IMAGE", "sdl2")
+
+
 def prepare_kivy(fullscreen: bool, *, quiet: bool = True) -> None:
     """Set Kivy's environment and window; must run before anything imports kivy."""
     from companion.config import state_dir
+
+    keep_out_unused()
 
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
