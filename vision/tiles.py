@@ -81,6 +81,8 @@ def ray_vote(image: np.ndarray, quad: np.ndarray, look: TilesLook) -> tuple[int,
     step = float(cfg["ray_step"])
     radii = np.arange(float(cfg["search_from"]), max(look.radii) + 1e-6, step)
     angles = int(cfg["angles"])
+    if len(radii) < 2:
+        return -1, 0.0, 0.0, 0.0
     samples = ring_samples(image, quad, radii, angles)  # (R, A, 3)
     cls_ = look.model.classify(samples.reshape(-1, 3)).reshape(len(radii), angles)
     # a class counts where it holds for two steps: a pixel blending the tile's paper into the
@@ -103,10 +105,13 @@ def read_part(image: np.ndarray, quad: np.ndarray, look: TilesLook) -> tuple[str
     if _passes(best, share, runner_up, coverage):
         return look.model.names[best], max(0.0, share - runner_up)
     # the rings are unsure: the colour along the tile's own edge decides, when it clearly says
-    # the colour the rings lean to (two looks agreeing, so a hand or a shadow cannot tip it)
+    # the colour the rings lean to (two looks agreeing, so a hand or a shadow cannot tip it).
+    # The lane must show on the rings too and run along most of the tile's edge: a tile put
+    # aside on a table leaves a few stray pixels a lane's colour, on the rings and on rays
     ray_best, ray_share, ray_runner_up, ray_coverage = ray_vote(image, quad, look)
-    if best >= 0 and ray_best == best and _passes(ray_best, ray_share, ray_runner_up,
-                                                  ray_coverage):
+    if (best >= 0 and share >= cfg["min_share"] and coverage >= cfg["ray_min_ring_coverage"]
+            and ray_best == best and _passes(ray_best, ray_share, ray_runner_up, ray_coverage)
+            and ray_coverage >= cfg["ray_min_coverage"]):
         return look.model.names[best], ray_share - ray_runner_up
     return None, max(0.0, share - runner_up)
 
