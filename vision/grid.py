@@ -299,15 +299,33 @@ def _lattice_fit(src: np.ndarray, dst: np.ndarray, spread: bool) -> np.ndarray |
     return best
 
 
-def register(image: np.ndarray, place: np.ndarray) -> np.ndarray:
+def register(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool]:
     """The area's homography (image -> area pixels) corrected so the cards found
     (:func:`card_outlines`) lie in the middle of their cells: the markers alone place the area
     only as well as they were stuck down and the fourth corner guessed when one is hidden, and
     cards are laid on a lattice of their own. Cards whose outlines agree on one affine lattice
-    (RANSAC, within ``register_tolerance`` of a cell) re-fit the area: by a homography when
-    ``register_min_cards`` of them span three rows and three columns, else by that affine map
-    when four span two; with fewer, or a correction moving a cell's middle or the area's
-    corner more than ``register_max_move`` of a cell, the markers' homography is kept."""
+    (RANSAC, within ``register_tolerance`` of a cell) re-fit the area (:func:`_lattice_fit`);
+    with fewer than four spanning two rows and columns, or a correction moving a cell's middle
+    or the area's corner more than ``register_max_move`` of a cell, the markers' homography is
+    kept. A correction that moved a cell more than ``register_again`` of a cell is looked at
+    again from where it led (cards far off their cells are found only once nearer), up to
+    ``register_passes`` times. Also whether the cards confirmed the area (re-fit it, or found
+    it right as it was)."""
+    cfg = section("grid")
+    out, confirmed = place, False
+    for _ in range(int(cfg["register_passes"])):
+        again, ok, moved = _register_once(image, out)
+        if not ok:
+            break
+        out, confirmed = again, True
+        if moved <= float(cfg["register_again"]):
+            break
+    return out, confirmed
+
+
+def _register_once(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool, float]:
+    """One pass of :func:`register`: the corrected homography, whether the cards confirmed
+    the area, and how far (in cells) the correction moved a cell's middle or corner."""
     cfg = section("grid")
     w, h = _cell_size()
     centres, strength, _ = card_outlines(image, place)
@@ -315,28 +333,29 @@ def register(image: np.ndarray, place: np.ndarray) -> np.ndarray:
     strong = strength >= float(cfg["register_edge_share"]) * strength.max()
     strong &= strength >= float(cfg["register_min_edge"])
     if strong.sum() < 4:
-        return place
+        return place, False, 0.0
     src, dst = centres[strong], nominal[strong]
     rows, cols = np.arange(25)[strong] // 5, np.arange(25)[strong] % 5
     tol = float(cfg["register_tolerance"]) * w
     # the cards that agree on one lattice (RANSAC, an affine map: three cards a sample)
     _, inl = cv2.estimateAffine2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=tol)
     if inl is None:
-        return place
+        return place, False, 0.0
     ok = inl.ravel() > 0
     if ok.sum() < 4 or len(set(rows[ok])) < 2 or len(set(cols[ok])) < 2:
-        return place
+        return place, False, 0.0
     correction = _lattice_fit(src[ok], dst[ok], len(set(rows[ok])) >= 3
                               and len(set(cols[ok])) >= 3)
     if correction is None:
-        return place
+        return place, True, 0.0  # the cards lie where the markers say
     # how far the correction moves each cell's centre and the area's corners
     corners = np.array([[0, 0], [5 * w, 0], [5 * w, 5 * h], [0, 5 * h]], np.float64)
     pts = np.concatenate([nominal, corners])
     moved = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(correction))
-    if (np.abs(moved.reshape(-1, 2) - pts) / (w, h)).max() > float(cfg["register_max_move"]):
-        return place
-    return np.asarray(correction @ place)
+    move = float((np.abs(moved.reshape(-1, 2) - pts) / (w, h)).max())
+    if move > float(cfg["register_max_move"]):
+        return place, False, move
+    return np.asarray(correction @ place), True, move
 
 
 def rectify(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
@@ -1124,7 +1143,7 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         zero = tuple(tuple(0.0 for _ in range(5)) for _ in range(5))
         values_t, conf_t = empty, zero
     else:
-        place = register(image, _area_homography(corners, look.inset, 0))
+        place, _ = register(image, _area_homography(corners, look.inset, 0))
         raw, big, area, cells = _warp(image, corners, look.inset, white, place)
         w, h = _cell_size()
         m = table_margin()
@@ -1240,8 +1259,8 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
     ay = float(max(steps, key=lambda a: score((ax, a))))
     # each picture's area as its cards lie (the inset stays the fallback's, for readings
     # whose cards are too few to register the area)
-    places = [register(img, _area_homography(corners, (ax, ay), 0)) for img, corners, _, _
-              in found]
+    places = [register(img, _area_homography(corners, (ax, ay), 0))[0]
+              for img, corners, _, _ in found]
     areas = [rectify(img, corners, (ax, ay), white=white, place=p)
              for (img, corners, white, _), p in zip(found, places, strict=True)]
     grids = [g for *_, g in found]
