@@ -1,11 +1,13 @@
 """Reading the Robot Master play area: the card value (0..5) or nothing in each of 25 cells.
 
-The play-area markers 42..45 (clockwise from top-left) give a homography; the 5x5 area is warped
-to canonical cells. Where the area lies inside the markers, and what each value's card looks like,
-is learnt from the user's own labelled grids during calibration: each cell is compared with the
-calibration's cells (shifted and turned copies included) and takes the nearest example's value,
-but only when that example is clearly nearer than any example of another value and near enough
-to be like anything seen at all (a hand over the cell is not).
+The play-area markers 42..45 (clockwise from top-left) give a homography, which the cards' own
+outlines then correct (:func:`register`: markers are stuck down by hand, cards laid on a lattice
+of their own); the 5x5 area is warped to canonical cells. Where the area lies inside the
+markers, and what each value's card looks like, is learnt from the user's own labelled grids
+during calibration: each cell is compared with the calibration's cells (shifted and turned
+copies included) and takes the nearest example's value, but only when that example is clearly
+nearer than any example of another value and near enough to be like anything seen at all (a
+hand over the cell is not).
 """
 
 from __future__ import annotations
@@ -229,18 +231,22 @@ def card_outlines(image: np.ndarray, place: np.ndarray
     cx = np.array([round((pad + (c + 0.5) * w) * s) for c in range(5)])
     rows = cy[:, None] + np.arange(-ry, ry + 1)[None, :]
     cols = cx[:, None] + np.arange(-rx, rx + 1)[None, :]
+    # only the boxes centred in some cell's search window are scored (the region r0:r1,
+    # c0:c1); sizes whose sides would reach outside the warp from there are not tried
     hh, ww = gx.shape[:2]
+    r0, r1, c0, c1 = int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1
+    widths = [k for k in widths if k // 2 <= min(c0, ww - c1)] or [min(c0, ww - c1) * 2]
+    heights = [k for k in heights if k // 2 <= min(r0, hh - r1)] or [min(r0, hh - r1) * 2]
+    rows, cols = rows - r0, cols - c0
 
     def pair(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
         # per colour, the step into the box across two opposite sides of the box centred at
-        # (x, y) (the near side's step minus the far side's); boxes reaching outside the warp
-        # score nothing
-        out = np.zeros_like(a)
-        out[dy:hh - dy, dx:ww - dx] = a[:hh - 2 * dy, :ww - 2 * dx] - a[2 * dy:, 2 * dx:]
-        return out
+        # each point of the region (the near side's step minus the far side's)
+        return np.asarray(a[r0 - dy:r1 - dy, c0 - dx:c1 - dx] - a[r0 + dy:r1 + dy, c0 + dx:c1 + dx])
 
     def strength(steps: np.ndarray) -> np.ndarray:
-        return np.asarray(np.abs(steps).sum(axis=2))
+        # the colours' steps summed (a matrix transform: numpy's sum over three is slow)
+        return np.asarray(cv2.transform(np.abs(steps), np.ones((1, 3), np.float32)))
 
     def fit(score: np.ndarray) -> float:
         return float(_windows(score, rows, cols).max(axis=1).sum())
