@@ -350,10 +350,6 @@ def _register_once(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bo
     ok = inl.ravel() > 0
     if ok.sum() < 4 or len(set(rows[ok])) < 2 or len(set(cols[ok])) < 2:
         return place, False, 0.0
-    if ok.sum() < float(cfg["register_min_share"]) * len(ok):
-        # most boxes found something else (a large print's outline, a card's shadow): the
-        # lattice of the few that agree is not to be trusted over the markers
-        return place, False, 0.0
     correction = _lattice_fit(src[ok], dst[ok], len(set(rows[ok])) >= 3
                               and len(set(cols[ok])) >= 3)
     if correction is None:
