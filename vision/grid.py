@@ -315,18 +315,22 @@ def register(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool]:
     or the area's corner more than ``register_max_move`` of a cell, the markers' homography is
     kept. A correction that moved a cell more than ``register_again`` of a cell is looked at
     again from where it led (cards far off their cells are found only once nearer), up to
-    ``register_passes`` times. Also whether the cards confirmed the area (re-fit it, or found
-    it right as it was)."""
+    ``register_passes`` times; it is kept only once a pass moves no cell more than that (the
+    cards then agree with where it led), else the markers' homography is. Also whether the
+    cards confirmed the area (re-fit it, or found it right as it was)."""
     cfg = section("grid")
-    out, confirmed = place, False
+    out = place
     for _ in range(int(cfg["register_passes"])):
         again, ok, moved = _register_once(image, out)
         if not ok:
             break
-        out, confirmed = again, True
+        out = again
         if moved <= float(cfg["register_again"]):
-            break
-    return out, confirmed
+            return out, True
+    # the corrections did not settle (boxes on prints or shadows rather than the cards'
+    # outlines lead the area astray, a pass at a time) or the cards could not be told: the
+    # markers' area is kept
+    return place, False
 
 
 def _register_once(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool, float]:
