@@ -51,13 +51,14 @@ def test_an_area_placed_off_true_is_brought_back_onto_its_cards(
                                                                    calibration.grid.inset, 0))
     assert confirmed
     w, h = grid._cell_size()
-    # a third of a cell across, a fifth down, the area 6 % too wide
-    off = np.array([[1.06, 0, w / 3], [0, 1.0, h / 5], [0, 0, 1]], np.float64) @ true
+    # a quarter of a cell across, a sixth down, the area 4 % too wide (the outer column a
+    # third of a cell off)
+    off = np.array([[1.04, 0, w / 4], [0, 1.0, h / 6], [0, 0, 1]], np.float64) @ true
     again, confirmed = grid.register(image, off)
     assert confirmed
     cell_px = np.linalg.norm(_centres(true)[1] - _centres(true)[0])
     assert np.abs(_centres(again) - _centres(true)).max() < 0.08 * cell_px
-    assert np.abs(_centres(off) - _centres(true)).max() > 0.3 * cell_px
+    assert np.abs(_centres(off) - _centres(true)).max() > 0.25 * cell_px
 
 
 def test_too_few_cards_keep_the_markers_area(style: Style, calibration: Calibration) -> None:
