@@ -1,11 +1,13 @@
 """Reading the Robot Master play area: the card value (0..5) or nothing in each of 25 cells.
 
-The play-area markers 42..45 (clockwise from top-left) give a homography; the 5x5 area is warped
-to canonical cells. Where the area lies inside the markers, and what each value's card looks like,
-is learnt from the user's own labelled grids during calibration: each cell is compared with the
-calibration's cells (shifted and turned copies included) and takes the nearest example's value,
-but only when that example is clearly nearer than any example of another value and near enough
-to be like anything seen at all (a hand over the cell is not).
+The play-area markers 42..45 (clockwise from top-left) give a homography, which the cards' own
+outlines then correct (:func:`register`: markers are stuck down by hand, cards laid on a lattice
+of their own); the 5x5 area is warped to canonical cells. Where the area lies inside the
+markers, and what each value's card looks like, is learnt from the user's own labelled grids
+during calibration: each cell is compared with the calibration's cells (shifted and turned
+copies included) and takes the nearest example's value, but only when that example is clearly
+nearer than any example of another value and near enough to be like anything seen at all (a
+hand over the cell is not).
 """
 
 from __future__ import annotations
@@ -171,9 +173,13 @@ def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.stack([centres[i] for i in range(4)]).astype(np.float32), white
 
 
-def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: int
-                     ) -> np.ndarray:
-    """Image pixels -> canonical area pixels (the area starts ``margin`` pixels in)."""
+def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: int,
+                     place: np.ndarray | None = None) -> np.ndarray:
+    """Image pixels -> canonical area pixels (the area starts ``margin`` pixels in).
+    ``place``: the area's own homography (image -> area pixels, no margin) when the cards
+    have registered it (:func:`register`); corners and inset are then not used."""
+    if place is not None:
+        return np.asarray(np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], np.float64) @ place)
     w, h = _cell_size()
     ax, ay = inset
     # the area inside the marker quad, in the quad's own 0..1 coordinates
@@ -186,11 +192,188 @@ def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: in
     return cv2.getPerspectiveTransform(area.astype(np.float32), dst)
 
 
+def _windows(score: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Each cell's search window of ``score`` (``rows``, ``cols``: (5, n) indices): (25, k)."""
+    return np.asarray(score[rows][:, :, cols].transpose(0, 2, 1, 3).reshape(25, -1))
+
+
+def card_outlines(image: np.ndarray, place: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """Where each cell's card outline lies: per cell (top row first) the centre of the
+    card-sized box whose four sides run along the strongest edges near the cell (area pixels,
+    as ``place`` maps the image), the mean edge strength along those sides, and the card size
+    found (canonical pixels; one for the whole picture).
+
+    The search is at half the canonical size, each box within ``register_search`` of a cell
+    away from its cell's middle: far enough for an area a third of a cell off, not so far that
+    a neighbour's card is taken for the cell's own. The card's width is chosen first (its left
+    and right sides at a middling height), then its height (top and bottom at that width)."""
+    cfg = section("grid")
+    w, h = _cell_size()
+    s = 0.5
+    pad = h // 2 + 4
+    to_small = np.array([[s, 0, s * pad], [0, s, s * pad], [0, 0, 1]], np.float64) @ place
+    size = (round((5 * w + 2 * pad) * s), round((5 * h + 2 * pad) * s))
+    small = cv2.warpPerspective(image, to_small, size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    # a card's side is a step in colour, the same way round all along its outline (paper
+    # inside, table outside); summed over a band of the side's width, the two steps of a thin
+    # line (a printed mat's cell lines) cancel, and so do the sides of a box on such lines
+    f = small.astype(np.float32)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+    band = int(cfg["register_band"])
+    widths = sorted({max(4, round(k * w * s / 2) * 2) for k in cfg["register_widths"]})
+    heights = sorted({max(4, round(k * h * s / 2) * 2) for k in cfg["register_heights"]})
+    reach = float(cfg["register_search"])
+    rx, ry = round(reach * w * s), round(reach * h * s)
+    cy = np.array([round((pad + (r + 0.5) * h) * s) for r in range(5)])
+    cx = np.array([round((pad + (c + 0.5) * w) * s) for c in range(5)])
+    rows = cy[:, None] + np.arange(-ry, ry + 1)[None, :]
+    cols = cx[:, None] + np.arange(-rx, rx + 1)[None, :]
+    # only the boxes centred in some cell's search window are scored (the region r0:r1,
+    # c0:c1); sizes whose sides would reach outside the warp from there are not tried
+    hh, ww = gx.shape[:2]
+    r0, r1, c0, c1 = int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1
+    widths = [k for k in widths if k // 2 <= min(c0, ww - c1)] or [min(c0, ww - c1) * 2]
+    heights = [k for k in heights if k // 2 <= min(r0, hh - r1)] or [min(r0, hh - r1) * 2]
+    rows, cols = rows - r0, cols - c0
+
+    def pair(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
+        # per colour, the step into the box across two opposite sides of the box centred at
+        # each point of the region (the near side's step minus the far side's)
+        return np.asarray(a[r0 - dy:r1 - dy, c0 - dx:c1 - dx] - a[r0 + dy:r1 + dy, c0 + dx:c1 + dx])
+
+    def strength(steps: np.ndarray) -> np.ndarray:
+        # the colours' steps summed (a matrix transform: numpy's sum over three is slow)
+        return np.asarray(cv2.transform(np.abs(steps), np.ones((1, 3), np.float32)))
+
+    def fit(score: np.ndarray) -> float:
+        return float(_windows(score, rows, cols).max(axis=1).sum())
+
+    sides = cv2.boxFilter(gx, -1, (band, heights[len(heights) // 2]))
+    cw = max(widths, key=lambda k: fit(strength(pair(sides, 0, k // 2))))
+    across = pair(sides, 0, cw // 2)
+    tops = cv2.boxFilter(gy, -1, (cw, band))
+    scores = {ch: strength(across + pair(tops, ch // 2, 0)) for ch in heights}
+    ch = max(heights, key=lambda k: fit(scores[k]))
+    win = _windows(scores[ch], rows, cols)
+    at = win.argmax(axis=1)
+    edge = win[np.arange(25), at].astype(np.float64) / 16
+    k = np.arange(25)
+    centres = np.stack([(cx[k % 5] - rx + at % (2 * rx + 1)) / s - pad,
+                        (cy[k // 5] - ry + at // (2 * rx + 1)) / s - pad], axis=1)
+    return centres, edge, (round(cw / s), round(ch / s))
+
+
+def _lattice_fit(src: np.ndarray, dst: np.ndarray, spread: bool) -> np.ndarray | None:
+    """The simplest correction (area pixels -> area pixels) that brings the cards found
+    (``src``) to their cells' middles (``dst``) about as well as the outlines can tell: none,
+    a stretch and shift along each axis, an affine map, or (``register_min_cards`` cards
+    spanning three rows and columns: ``spread``) a homography. A map with more freedom is
+    taken only when it leaves clearly less (``register_gain``) of the mismatch per degree of
+    freedom left; None when none is needed (within ``register_noise`` of a cell)."""
+    cfg = section("grid")
+    w, _ = _cell_size()
+    n = len(src)
+    noise = (float(cfg["register_noise"]) * w) ** 2
+    gain = float(cfg["register_gain"])
+
+    def spread_of(fit: np.ndarray, freedom: int) -> float:
+        return float(((fit - dst) ** 2).sum() / max(1, 2 * n - freedom))
+
+    best: np.ndarray | None = None
+    best_spread = spread_of(src, 0)
+    if best_spread <= noise:
+        return None
+    ax, bx = np.polyfit(src[:, 0], dst[:, 0], 1)
+    ay, by = np.polyfit(src[:, 1], dst[:, 1], 1)
+    options: list[tuple[np.ndarray, int]] = [
+        (np.array([[ax, 0, bx], [0, ay, by], [0, 0, 1]], np.float64), 4)]
+    A, _ = cv2.estimateAffine2D(src, dst, method=cv2.LMEDS)
+    if A is not None:
+        options.append((np.vstack([A, [0, 0, 1]]), 6))
+    if spread and n >= int(cfg["register_min_cards"]):
+        H, _ = cv2.findHomography(src, dst, 0)
+        if H is not None:
+            options.append((H, 8))
+    for M, freedom in options:
+        fit = cv2.perspectiveTransform(src.reshape(-1, 1, 2), M).reshape(-1, 2)
+        v = spread_of(fit, freedom)
+        if v < best_spread * gain:
+            best, best_spread = M, v
+    return best
+
+
+def register(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool]:
+    """The area's homography (image -> area pixels) corrected so the cards found
+    (:func:`card_outlines`) lie in the middle of their cells: the markers alone place the area
+    only as well as they were stuck down and the fourth corner guessed when one is hidden, and
+    cards are laid on a lattice of their own. Cards whose outlines agree on one affine lattice
+    (RANSAC, within ``register_tolerance`` of a cell) re-fit the area (:func:`_lattice_fit`);
+    with fewer than four spanning two rows and columns, or a correction moving a cell's middle
+    or the area's corner more than ``register_max_move`` of a cell, the markers' homography is
+    kept. A correction that moved a cell more than ``register_again`` of a cell is looked at
+    again from where it led (cards far off their cells are found only once nearer), up to
+    ``register_passes`` times; it is kept only once a pass moves no cell more than that (the
+    cards then agree with where it led), else the markers' homography is. Also whether the
+    cards confirmed the area (re-fit it, or found it right as it was)."""
+    cfg = section("grid")
+    out = place
+    for _ in range(int(cfg["register_passes"])):
+        again, ok, moved = _register_once(image, out)
+        if not ok:
+            break
+        out = again
+        if moved <= float(cfg["register_again"]):
+            return out, True
+    # the corrections did not settle (boxes on prints or shadows rather than the cards'
+    # outlines lead the area astray, a pass at a time) or the cards could not be told: the
+    # markers' area is kept
+    return place, False
+
+
+def _register_once(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool, float]:
+    """One pass of :func:`register`: the corrected homography, whether the cards confirmed
+    the area, and how far (in cells) the correction moved a cell's middle or corner."""
+    cfg = section("grid")
+    w, h = _cell_size()
+    centres, strength, _ = card_outlines(image, place)
+    nominal = np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
+    strong = strength >= float(cfg["register_edge_share"]) * strength.max()
+    strong &= strength >= float(cfg["register_min_edge"])
+    if strong.sum() < 4:
+        return place, False, 0.0
+    src, dst = centres[strong], nominal[strong]
+    rows, cols = np.arange(25)[strong] // 5, np.arange(25)[strong] % 5
+    tol = float(cfg["register_tolerance"]) * w
+    # the cards that agree on one lattice (RANSAC, an affine map: three cards a sample)
+    _, inl = cv2.estimateAffine2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=tol)
+    if inl is None:
+        return place, False, 0.0
+    ok = inl.ravel() > 0
+    if ok.sum() < 4 or len(set(rows[ok])) < 2 or len(set(cols[ok])) < 2:
+        return place, False, 0.0
+    correction = _lattice_fit(src[ok], dst[ok], len(set(rows[ok])) >= 3
+                              and len(set(cols[ok])) >= 3)
+    if correction is None:
+        return place, True, 0.0  # the cards lie where the markers say
+    # how far the correction moves each cell's centre and the area's corners
+    corners = np.array([[0, 0], [5 * w, 0], [5 * w, 5 * h], [0, 5 * h]], np.float64)
+    pts = np.concatenate([nominal, corners])
+    moved = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(correction))
+    move = float((np.abs(moved.reshape(-1, 2) - pts) / (w, h)).max())
+    if move > float(cfg["register_max_move"]):
+        return place, False, move
+    return np.asarray(correction @ place), True, move
+
+
 def rectify(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-            margin: int = 4, white: np.ndarray | None = None) -> np.ndarray:
+            margin: int = 4, white: np.ndarray | None = None,
+            place: np.ndarray | None = None) -> np.ndarray:
     """The 5x5 area warped to canonical cells, with ``margin`` pixels around (for shifts)."""
     w, h = _cell_size()
-    H = _area_homography(corners, inset, margin)
+    H = _area_homography(corners, inset, margin, place)
     area = cv2.warpPerspective(image, H, (5 * w + 2 * margin, 5 * h + 2 * margin),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return area if white is None else balance(area, white)
@@ -219,7 +402,8 @@ def balance(area: np.ndarray, white: np.ndarray) -> np.ndarray:
 
 
 def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-                  white: np.ndarray | None = None, big: np.ndarray | None = None
+                  white: np.ndarray | None = None, big: np.ndarray | None = None,
+                  place: np.ndarray | None = None
                   ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]:
     """:func:`table_features`, the usual patches' pixels (white-balanced) and their centres
     (x, y in cells from the area's top-left corner). ``big``: the area already rectified with
@@ -228,9 +412,9 @@ def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, fl
     gap = float(section("grid")["table_gap"])
     m = table_margin()
     if big is None:
-        big = rectify(image, corners, inset, margin=m, white=white)
+        big = rectify(image, corners, inset, margin=m, white=white, place=place)
     ih, iw = image.shape[:2]
-    H_inv = np.linalg.inv(_area_homography(corners, inset, m))
+    H_inv = np.linalg.inv(_area_homography(corners, inset, m, place))
     crops = []
     centres: list[tuple[float, float]] = []
     gx, gy = int((1 + gap) * w), int((1 + gap) * h)
@@ -480,9 +664,11 @@ SEARCH = 6  # template search, canonical pixels each way
 COARSE = 2
 
 
-def grey_area(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float]) -> np.ndarray:
+def grey_area(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
+              place: np.ndarray | None = None) -> np.ndarray:
     """The area in grey at the canonical size, ``MARGIN`` pixels around."""
-    return cv2.cvtColor(rectify(image, corners, inset, margin=MARGIN), cv2.COLOR_BGR2GRAY)
+    return cv2.cvtColor(rectify(image, corners, inset, margin=MARGIN, place=place),
+                        cv2.COLOR_BGR2GRAY)
 
 
 def _window(g: np.ndarray, r: int, c: int, extra: int = SEARCH) -> np.ndarray:
@@ -967,7 +1153,8 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         zero = tuple(tuple(0.0 for _ in range(5)) for _ in range(5))
         values_t, conf_t = empty, zero
     else:
-        raw, big, area, cells = _warp(image, corners, look.inset, white)
+        place, _ = register(image, _area_homography(corners, look.inset, 0))
+        raw, big, area, cells = _warp(image, corners, look.inset, white, place)
         w, h = _cell_size()
         m = table_margin()
         feats = area_features(area)
@@ -975,7 +1162,7 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                          cv2.COLOR_BGR2GRAY)
         windows = scaled_windows(g, 1.0)
         table, foreign, patches, table_at = table_patches(image, corners, look.inset, white,
-                                                          big)
+                                                          big, place)
         sure: dict[int, float] = {}
         cell_stats = _stats(cells)
 
@@ -999,13 +1186,14 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
 
 
 def _warp(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-          white: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
+          white: np.ndarray, place: np.ndarray | None = None
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
     """One warp serves the cells, the value templates and the table around (the others are
     crops of it, the same homography shifted): the raw warp, it white-balanced, the area with
     4 pixels around and its 25 cells."""
     w, h = _cell_size()
     m = table_margin()
-    raw = rectify(image, corners, inset, margin=m)
+    raw = rectify(image, corners, inset, margin=m, place=place)
     big = balance(raw, white)
     area = big[m - 4:m + 5 * h + 4, m - 4:m + 5 * w + 4]
     cells = [area[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w]
@@ -1014,10 +1202,11 @@ def _warp(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
 
 
 def _cells_and_table(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-                     white: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+                     white: np.ndarray, place: np.ndarray | None = None
+                     ) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
     """The 25 cells, the usual table patches around and the white-balanced area."""
-    _, big, area, cells = _warp(image, corners, inset, white)
-    _, _, patches, _ = table_patches(image, corners, inset, white, big)
+    _, big, area, cells = _warp(image, corners, inset, white, place)
+    _, _, patches, _ = table_patches(image, corners, inset, white, big, place)
     return cells, patches, area
 
 
@@ -1078,7 +1267,12 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
     ay = float(max(steps, key=lambda a: score((a, a))))
     ax = float(max(steps, key=lambda a: score((a, ay))))
     ay = float(max(steps, key=lambda a: score((ax, a))))
-    areas = [rectify(img, corners, (ax, ay), white=white) for img, corners, white, _ in found]
+    # each picture's area as its cards lie (the inset stays the fallback's, for readings
+    # whose cards are too few to register the area)
+    places = [register(img, _area_homography(corners, (ax, ay), 0))[0]
+              for img, corners, _, _ in found]
+    areas = [rectify(img, corners, (ax, ay), white=white, place=p)
+             for (img, corners, white, _), p in zip(found, places, strict=True)]
     grids = [g for *_, g in found]
     feats, classes, _ = _examples(areas, grids, augment=True)
     plain, plain_classes, _ = _examples(areas, grids, augment=False)
@@ -1088,16 +1282,18 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
     d[d < 1e-6] = np.inf
     same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
     spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
-    greys = [grey_area(img, corners, (ax, ay)) for img, corners, _, _ in found]
+    greys = [grey_area(img, corners, (ax, ay), p)
+             for (img, corners, _, _), p in zip(found, places, strict=True)]
     templates, values, masks = learn_templates(greys, grids)
     empties, tables = [], []
-    for img, corners, white, g in found:
-        cells, table, _ = _cells_and_table(img, corners, (ax, ay), white)
+    for (img, corners, white, g), p in zip(found, places, strict=True):
+        cells, table, _ = _cells_and_table(img, corners, (ax, ay), white, p)
         empties.append([cells[r * 5 + c] for r in range(5) for c in range(5) if g[r][c] is None])
         tables.append(table)
     mode, bare, texture = learn_bare(empties, tables)
     value_colours, value_spread = learn_value_colours(
-        [_cells_and_table(img, corners, (ax, ay), white)[0] for img, corners, white, _ in found],
+        [_cells_and_table(img, corners, (ax, ay), white, p)[0]
+         for (img, corners, white, _), p in zip(found, places, strict=True)],
         grids)
     return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
                     templates, values, masks, mode, bare, texture, value_colours, value_spread)
