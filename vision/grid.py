@@ -17,7 +17,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from companion.ports import GridObservation
 from vision import markers
@@ -536,6 +536,19 @@ def _half(image: np.ndarray) -> np.ndarray:
                       interpolation=cv2.INTER_AREA)
 
 
+def _halves(windows: list[np.ndarray]) -> np.ndarray:
+    """:func:`_half` of several windows of one size, as one float32 stack (n, h, w): resized
+    in one piece, one above the other (each block of COARSE x COARSE pixels lies in one window
+    when the windows' sides divide by COARSE, so the result is the same)."""
+    stack = np.stack(windows)
+    n, height, width = stack.shape
+    if height % COARSE or width % COARSE:
+        return np.stack([_half(w) for w in windows]).astype(np.float32)
+    small = cv2.resize(stack.reshape(n * height, width),
+                       (width // COARSE, n * height // COARSE), interpolation=cv2.INTER_AREA)
+    return np.asarray(small.reshape(n, height // COARSE, width // COARSE), np.float32)
+
+
 def _normalised(rows: np.ndarray) -> np.ndarray:
     rows = rows - rows.mean(axis=1, keepdims=True)
     return np.asarray(rows / (np.linalg.norm(rows, axis=1, keepdims=True) + 1e-6))
@@ -575,21 +588,25 @@ class _Bank:
         n, height, width = images.shape
         th, tw = size
         rows, cols = height - th + 1, width - tw + 1
-        tall = np.ascontiguousarray(images.reshape(n * height, width))
+        tall = np.ascontiguousarray(images.reshape(n * height, width), np.float32)
 
         def placed(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
-            out = cv2.matchTemplate(image, kernel.reshape(th, tw).astype(np.float32),
+            out = cv2.matchTemplate(image, np.ascontiguousarray(kernel.reshape(th, tw)),
                                     cv2.TM_CCORR)
-            out = np.concatenate([out, np.zeros((th - 1, cols), np.float32)])
-            return np.asarray(out.reshape(n, height, cols)[:, :rows])
+            # each image's own placements start every ``height`` rows: a view, no copy
+            step = out.strides[0]
+            return np.asarray(as_strided(out, (n, rows, cols),
+                                         (height * step, step, out.strides[1]),
+                                         writeable=False))
 
         squared = tall * tall
         spread = []
         for mask, count in zip(self.masks, self.counts, strict=True):
             sums, squares = placed(tall, mask), placed(squared, mask)
             spread.append(np.sqrt(np.maximum(squares - sums * sums / count, count)))
-        corr = np.stack([placed(tall, w) / spread[m]
-                         for w, m in zip(self.weights, self.mask_of, strict=True)])
+        corr = np.empty((len(self.weights), n, rows, cols), np.float32)
+        for t, (w, m) in enumerate(zip(self.weights, self.mask_of, strict=True)):
+            np.divide(placed(tall, w), spread[m], out=corr[t])
         return corr, rows, cols
 
     def correlate(self, patches: np.ndarray, groups: np.ndarray | None = None,
@@ -650,7 +667,7 @@ def coarse_fit(look: GridLook, sets: list[list[np.ndarray]]) -> list[float]:
         return [-1.0] * len(sets)
     th, tw = look.templates.shape[1:]
     coarse, _ = _banks(look)
-    small = np.stack([_half(w) for ws in sets for w in ws]).astype(np.float32)
+    small = _halves([w for ws in sets for w in ws])
     corr, _, _ = coarse.correlate_all(small, (th // COARSE, tw // COARSE))
     best = corr.reshape(len(corr), len(small), -1).max(axis=2).max(axis=0)
     return [float(b) for b in best.reshape(len(sets), n).mean(axis=1)]
@@ -677,7 +694,7 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
     if windows[0].shape[0] < th or windows[0].shape[1] < tw:
         return scores
     coarse, fine = _banks(look)
-    small = np.stack([_half(w) for w in windows]).astype(np.float32)
+    small = _halves(windows)
     nt = len(look.templates)
     means = _means(look)
     corr, rows, cols = coarse.correlate_all(small, (th // COARSE, tw // COARSE))
