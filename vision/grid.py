@@ -393,6 +393,12 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         like = np.maximum(like, _like(px, overall if mat else np.median(table_medians, axis=0),
                                       tolerance))
     ok = (like >= share) & (texture <= _texture_limit(texture_ref))
+    if not mat:
+        # a card of the table's own colour (cream on a cream table, in a noisy picture) passes
+        # on colour and texture, but its print is darker than nearly all of the table: an
+        # empty cell shows almost no such ink
+        ink_level = np.percentile(table_px.sum(axis=2), 1) * float(cfg["empty_ink_ratio"])
+        ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
 

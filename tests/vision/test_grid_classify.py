@@ -151,3 +151,20 @@ def test_a_striped_tables_empty_cells_are_surely_empty_but_a_hand_is_not() -> No
     card[28:36, 20:28] = (90, 40, 30)  # a pip
     cells.append(card)
     assert set(grid.surely_empty(cells, [0, 1, 2, 3], table)) == {0, 1}
+
+
+def test_a_card_of_the_tables_colour_in_a_noisy_picture_is_not_surely_empty() -> None:
+    # a cream card on a cream table in a blurred, noisy picture: its thin print passes on
+    # colour (nine tenths of the middle is the table's colour) and on texture (the noise is
+    # as rough as the print's soft edges), but its ink is darker than nearly all of the table
+    rng = np.random.default_rng(2)
+
+    def noisy(printed: bool = False) -> np.ndarray:
+        base = np.full((64, 48, 3), (222, 234, 240), np.float32)
+        if printed:
+            base[17:47, 22:26] = (70, 90, 80)  # a "1", 4 pixels wide
+        base = cv2.GaussianBlur(base, (0, 0), 1.5) + rng.normal(0, 14, base.shape)
+        return np.asarray(np.clip(base, 0, 255).astype(np.uint8))
+
+    table = [noisy() for _ in range(10)]
+    assert set(grid.surely_empty([noisy(), noisy(printed=True)], [0, 1], table)) == {0}
