@@ -339,18 +339,25 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         ref = np.median(table_medians, axis=0)
         # a striped or grained table shows more than one shade, and its lighter shades are
         # paler: the colour a cell must show is allowed the spread the table shows itself
-        # (most pixels of a typical patch from the table's overall colour: the median over
-        # the patches, so an arm reaching into a few of them does not widen it), within limits
+        # (most pixels of a patch from the table's overall colour, in three patches of four:
+        # stripes run everywhere, while an arm or a hand over the table's edge, pale skin on a
+        # pale table, widens only the patches it reaches), within limits
         table_hue = table_px / (table_px.sum(axis=2, keepdims=True) + 1.0)
         spread = np.abs(table_hue - (ref / (ref.sum() + 1.0))).max(axis=2)
         tolerance = float(np.clip(
-            np.median(np.percentile(spread, 90, axis=1)) * float(cfg["empty_hue_spread_factor"]),
+            np.percentile(np.percentile(spread, 90, axis=1), 25)
+            * float(cfg["empty_hue_spread_factor"]),
             float(cfg["empty_hue_tolerance"]), float(cfg["empty_hue_tolerance_max"])))
         texture_ref = float(np.median(table_texture))
         near = int(cfg["table_neighbours"])
-        if table_at is not None and len(table) > near:
+        # the patches a cell is compared with must show the table's colour themselves: an arm
+        # reaching over the area's edge fills the patches there, and a hand over the cells
+        # next to them would look like its own "table"
+        plain = _like(table_medians[:, None, :], ref, tolerance) >= 1.0
+        if table_at is not None and plain.sum() > near:
             at = np.array([(i % 5 + 0.5, i // 5 + 0.5) for i in candidates], np.float32)
             dist = np.linalg.norm(at[:, None, :] - table_at[None, :, :], axis=2)
+            dist[:, ~plain] = np.inf
             nearest = np.argsort(dist, axis=1)[:, :near]
             ref = np.median(table_medians[nearest], axis=1)
     else:

@@ -168,3 +168,21 @@ def test_a_card_of_the_tables_colour_in_a_noisy_picture_is_not_surely_empty() ->
 
     table = [noisy() for _ in range(10)]
     assert set(grid.surely_empty([noisy(), noisy(printed=True)], [0, 1], table)) == {0}
+
+
+def test_a_hand_next_to_an_arm_over_the_tables_edge_is_not_surely_empty() -> None:
+    # a pale pink table; an arm reaches over the area's top-left corner, filling the patches
+    # around the top-left cell, and its hand lies on that cell. Compared with its
+    # nearest patches (the arm), the hand would look like its own table: patches that do not
+    # show the table's colour are no reference
+    pink = np.full((64, 48, 3), (215, 205, 235), np.uint8)
+    skin = np.full((64, 48, 3), (120, 150, 200), np.uint8)
+    table: list[np.ndarray] = []
+    at: list[tuple[float, float]] = []
+    for k in range(5):  # patches above, below, left and right of the area
+        for x, y in ((k + 0.5, -0.8), (k + 0.5, 5.8), (-0.8, k + 0.5), (5.8, k + 0.5)):
+            table.append(skin if (y < 0 and x < 3) or (x < 0 and y < 2) else pink)
+            at.append((x, y))
+    cells = [skin, pink.copy()]
+    sure = grid.surely_empty(cells, [0, 1], table, None, np.array(at, np.float32))
+    assert set(sure) == {1}
