@@ -19,7 +19,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from companion.ports import GridObservation
 from vision import markers
@@ -472,17 +472,19 @@ def _stats(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return px, np.median(px, axis=1).astype(np.float32), texture
 
 
-def _like(px: np.ndarray, ref: np.ndarray) -> np.ndarray:
+def _like(px: np.ndarray, ref: np.ndarray, tolerance: float | None = None) -> np.ndarray:
     """Per cell (``px``: (n, k, 3)), the share of pixels showing the colour ``ref`` (BGR, one
     or one per cell): the same shares of B, G and R (a hand in shade is as dark as a green
-    mat, not as green) and a brightness within a ratio (the light falls off across the
-    table)."""
+    mat, not as green; within ``tolerance``, by default ``empty_hue_tolerance``) and a
+    brightness within a ratio (the light falls off across the table)."""
     cfg = section("grid")
+    if tolerance is None:
+        tolerance = float(cfg["empty_hue_tolerance"])
     ref = np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3), (len(px), 3))
     total = px.sum(axis=2) + 1.0
     ref_total = ref.sum(axis=1, keepdims=True) + 1.0
     hue_ok = np.abs(px / total[..., None] - (ref / ref_total)[:, None, :]).max(axis=2) \
-        <= float(cfg["empty_hue_tolerance"])
+        <= tolerance
     ratio = float(cfg["empty_brightness_ratio"])
     bright_ok = (total >= ref_total / ratio) & (total <= ref_total * ratio)
     return np.asarray((hue_ok & bright_ok).mean(axis=1))
@@ -513,16 +515,33 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     else:  # :func:`_stats` of all the cells, computed already
         px, medians, texture = (a[candidates] for a in stats)
     mat = look is not None and look.bare_mode == "mat" and len(look.bare) > 0
+    tolerance = None
     if not mat:
         if not table:
             return {}
-        _, table_medians, table_texture = _stats(table)
+        table_px, table_medians, table_texture = _stats(table)
         ref = np.median(table_medians, axis=0)
+        # a striped or grained table shows more than one shade, and its lighter shades are
+        # paler: the colour a cell must show is allowed the spread the table shows itself
+        # (most pixels of a patch from the table's overall colour, in three patches of four:
+        # stripes run everywhere, while an arm or a hand over the table's edge, pale skin on a
+        # pale table, widens only the patches it reaches), within limits
+        table_hue = table_px / (table_px.sum(axis=2, keepdims=True) + 1.0)
+        spread = np.abs(table_hue - (ref / (ref.sum() + 1.0))).max(axis=2)
+        tolerance = float(np.clip(
+            np.percentile(np.percentile(spread, 90, axis=1), 25)
+            * float(cfg["empty_hue_spread_factor"]),
+            float(cfg["empty_hue_tolerance"]), float(cfg["empty_hue_tolerance_max"])))
         texture_ref = float(np.median(table_texture))
         near = int(cfg["table_neighbours"])
-        if table_at is not None and len(table) > near:
+        # the patches a cell is compared with must show the table's colour themselves: an arm
+        # reaching over the area's edge fills the patches there, and a hand over the cells
+        # next to them would look like its own "table"
+        plain = _like(table_medians[:, None, :], ref, tolerance) >= 1.0
+        if table_at is not None and plain.sum() > near:
             at = np.array([(i % 5 + 0.5, i // 5 + 0.5) for i in candidates], np.float32)
             dist = np.linalg.norm(at[:, None, :] - table_at[None, :, :], axis=2)
+            dist[:, ~plain] = np.inf
             nearest = np.argsort(dist, axis=1)[:, :near]
             ref = np.median(table_medians[nearest], axis=1)
     else:
@@ -559,11 +578,18 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             nearest = np.argsort(dist, axis=1)[:, :min(int(cfg["table_neighbours"]),
                                                         len(mats) - 1)]
             ref = np.median(medians[mats][nearest], axis=1)
-    like = _like(px, ref)
+    like = _like(px, ref, tolerance)
     if ref.ndim == 2:
         # the surface here or overall: a shadow or a lamp's fall-off may favour either
-        like = np.maximum(like, _like(px, overall if mat else np.median(table_medians, axis=0)))
+        like = np.maximum(like, _like(px, overall if mat else np.median(table_medians, axis=0),
+                                      tolerance))
     ok = (like >= share) & (texture <= _texture_limit(texture_ref))
+    if not mat:
+        # a card of the table's own colour (cream on a cream table, in a noisy picture) passes
+        # on colour and texture, but its print is darker than nearly all of the table: an
+        # empty cell shows almost no such ink
+        ink_level = np.percentile(table_px.sum(axis=2), 1) * float(cfg["empty_ink_ratio"])
+        ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
 
@@ -709,6 +735,19 @@ def _half(image: np.ndarray) -> np.ndarray:
                       interpolation=cv2.INTER_AREA)
 
 
+def _halves(windows: list[np.ndarray]) -> np.ndarray:
+    """:func:`_half` of several windows of one size, as one float32 stack (n, h, w): resized
+    in one piece, one above the other (each block of COARSE x COARSE pixels lies in one window
+    when the windows' sides divide by COARSE, so the result is the same)."""
+    stack = np.stack(windows)
+    n, height, width = stack.shape
+    if height % COARSE or width % COARSE:
+        return np.stack([_half(w) for w in windows]).astype(np.float32)
+    small = cv2.resize(stack.reshape(n * height, width),
+                       (width // COARSE, n * height // COARSE), interpolation=cv2.INTER_AREA)
+    return np.asarray(small.reshape(n, height // COARSE, width // COARSE), np.float32)
+
+
 def _normalised(rows: np.ndarray) -> np.ndarray:
     rows = rows - rows.mean(axis=1, keepdims=True)
     return np.asarray(rows / (np.linalg.norm(rows, axis=1, keepdims=True) + 1e-6))
@@ -748,21 +787,25 @@ class _Bank:
         n, height, width = images.shape
         th, tw = size
         rows, cols = height - th + 1, width - tw + 1
-        tall = np.ascontiguousarray(images.reshape(n * height, width))
+        tall = np.ascontiguousarray(images.reshape(n * height, width), np.float32)
 
         def placed(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
-            out = cv2.matchTemplate(image, kernel.reshape(th, tw).astype(np.float32),
+            out = cv2.matchTemplate(image, np.ascontiguousarray(kernel.reshape(th, tw)),
                                     cv2.TM_CCORR)
-            out = np.concatenate([out, np.zeros((th - 1, cols), np.float32)])
-            return np.asarray(out.reshape(n, height, cols)[:, :rows])
+            # each image's own placements start every ``height`` rows: a view, no copy
+            step = out.strides[0]
+            return np.asarray(as_strided(out, (n, rows, cols),
+                                         (height * step, step, out.strides[1]),
+                                         writeable=False))
 
         squared = tall * tall
         spread = []
         for mask, count in zip(self.masks, self.counts, strict=True):
             sums, squares = placed(tall, mask), placed(squared, mask)
             spread.append(np.sqrt(np.maximum(squares - sums * sums / count, count)))
-        corr = np.stack([placed(tall, w) / spread[m]
-                         for w, m in zip(self.weights, self.mask_of, strict=True)])
+        corr = np.empty((len(self.weights), n, rows, cols), np.float32)
+        for t, (w, m) in enumerate(zip(self.weights, self.mask_of, strict=True)):
+            np.divide(placed(tall, w), spread[m], out=corr[t])
         return corr, rows, cols
 
     def correlate(self, patches: np.ndarray, groups: np.ndarray | None = None,
@@ -823,20 +866,25 @@ def coarse_fit(look: GridLook, sets: list[list[np.ndarray]]) -> list[float]:
         return [-1.0] * len(sets)
     th, tw = look.templates.shape[1:]
     coarse, _ = _banks(look)
-    small = np.stack([_half(w) for ws in sets for w in ws]).astype(np.float32)
+    small = _halves([w for ws in sets for w in ws])
     corr, _, _ = coarse.correlate_all(small, (th // COARSE, tw // COARSE))
     best = corr.reshape(len(corr), len(small), -1).max(axis=2).max(axis=0)
     return [float(b) for b in best.reshape(len(sets), n).mean(axis=1)]
 
 
 def match_windows(look: GridLook, windows: list[np.ndarray],
-                  pair_gaps: np.ndarray | None = None) -> np.ndarray:
+                  pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
+                  ) -> np.ndarray:
     """:func:`match_values` for several windows of one size at once: (n, 6).
 
-    Every placement is tried at half size; the values within ``refine_margin`` of the best
-    are then correlated at full size around their best placements (small prints, a 3's pips
-    inside a 5's, tell apart only there). ``pair_gaps`` (n,) is filled with the best two
-    values' :func:`_pair_gap` (NaN where not both were compared at full size)."""
+    Every placement is tried at half size; the best two values, and any other within
+    ``refine_margin`` of the best, are then correlated at full size around their best
+    placements (small prints, a 3's pips inside a 5's, tell apart only there). The gap between
+    the best two is so always between two full-size scores (a value left at -1 would make any
+    gap look wide). ``pair_gaps`` (n,) is filled with the best two values' :func:`_pair_gap`
+    (NaN where not both were compared at full size); ``edges`` (n, 6) with whether each value's
+    best placement lies on the window's edge (the card may lie farther out than the window
+    reaches: that value's score is too low to compare)."""
     n = len(windows)
     scores = np.full((n, 6), -1.0)
     if not len(look.templates) or not n:
@@ -845,7 +893,7 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
     if windows[0].shape[0] < th or windows[0].shape[1] < tw:
         return scores
     coarse, fine = _banks(look)
-    small = np.stack([_half(w) for w in windows]).astype(np.float32)
+    small = _halves(windows)
     nt = len(look.templates)
     means = _means(look)
     corr, rows, cols = coarse.correlate_all(small, (th // COARSE, tw // COARSE))
@@ -858,10 +906,20 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
     for v in range(6):
         if (mean_values == v).any():
             per_value[v] = coarse_score[mean_values == v].max(axis=0)
-    keep = per_value >= per_value.max(axis=0) - float(section("grid")["refine_margin"])
+    # refined: each value's print in the orientations within ``refine_margin`` of the best
+    # fit, and the second best value's in its best orientation at least
+    ranked = np.sort(per_value, axis=0)
+    floor = np.minimum(ranked[-1] - float(section("grid")["refine_margin"]), ranked[-2])
+    keep_mean = (coarse_score >= floor[None, :]) & (coarse_score > -1.0)
+    if edges is not None:
+        edges[:] = False
+        on_edge = (arg // cols == 0) | (arg // cols == rows - 1) | (arg % cols == 0) \
+            | (arg % cols == cols - 1)  # (mean templates, windows), at half size
+        for m in range(len(means)):
+            edges[:, mean_values[m]] |= on_edge[m]
     # full size: every template of each kept value around the best placement of its mean in
     # the same orientation (a card lying turned is found by the turned mean)
-    mi, wi = np.nonzero(keep[mean_values])  # (mean template, window) pairs to refine
+    mi, wi = np.nonzero(keep_mean)  # (mean template, window) pairs to refine
     if not len(mi):
         return scores
     at = np.stack([arg[mi, wi] // cols, arg[mi, wi] % cols], axis=1) * COARSE
@@ -869,27 +927,50 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
     steps = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
     ys = np.clip(at[:, None, 0] + steps[None, :, 0], 0, big.shape[1] - 1)
     xs = np.clip(at[:, None, 1] + steps[None, :, 1], 0, big.shape[2] - 1)
-    patches = big[wi[:, None], ys, xs].reshape(len(mi) * len(steps), -1)
-    corr = fine.correlate(patches, _mean_index(look), np.repeat(mi, len(steps))).reshape(
-        nt, len(mi), len(steps))
+    corr = np.empty((nt, len(mi), len(steps)), np.float32)
+    chunk = int(section("grid")["refine_chunk"])
+    for a in range(0, len(mi), chunk):
+        # a few pairs at a time: the patches are copies (a full print each), and all of
+        # them at once would take several megabytes
+        b = min(a + chunk, len(mi))
+        patches = big[wi[a:b, None], ys[a:b], xs[a:b]].reshape((b - a) * len(steps), -1)
+        corr[:, a:b] = fine.correlate(patches, _mean_index(look),
+                                      np.repeat(mi[a:b], len(steps))).reshape(nt, b - a,
+                                                                              len(steps))
     refined = corr.max(axis=2)  # (templates, pairs); -inf where the orientation differs
     pair_best = refined.max(axis=0)
     np.maximum.at(scores, (wi, mean_values[mi]), pair_best)
+    if pair_gaps is None and edges is None:
+        return scores
+    # where each refined value fits best: its best template and placement, per window
+    t_best = refined.argmax(axis=0)
+    s_best = corr[t_best, np.arange(len(mi))].argmax(axis=1)
+    y_best, x_best = ys[np.arange(len(mi)), s_best], xs[np.arange(len(mi)), s_best]
+    where: dict[tuple[int, int], tuple[float, int]] = {}
+    for k in range(len(mi)):
+        key = (int(wi[k]), int(mean_values[mi[k]]))
+        if key not in where or pair_best[k] > where[key][0]:
+            where[key] = (float(pair_best[k]), k)
+    if edges is not None:
+        # a refined value's edge is where it fits best at full size (a placement on the
+        # edge of the coarse search may move in by one step)
+        on_edge = (y_best == 0) | (y_best == big.shape[1] - 1) | (x_best == 0) \
+            | (x_best == big.shape[2] - 1)
+        for (w, v), (_, k) in where.items():
+            edges[w, v] = bool(on_edge[k])
     if pair_gaps is not None:
         pair_gaps[:] = np.nan
-        # where each value matched best: (template, y, x) per window and value
-        t_best = refined.argmax(axis=0)
-        s_best = corr[t_best, np.arange(len(mi))].argmax(axis=1)
-        where: dict[tuple[int, int], tuple[float, tuple[int, int, int]]] = {}
-        for k in range(len(mi)):
-            key = (int(wi[k]), int(mean_values[mi[k]]))
-            if key not in where or pair_best[k] > where[key][0]:
-                where[key] = (float(pair_best[k]), (int(t_best[k]), int(ys[k, s_best[k]]),
-                                                   int(xs[k, s_best[k]])))
-        for w in range(n):
+        cfg = section("grid")
+        top = np.sort(scores, axis=1)
+        # the tie-break counts only where the templates' own gap does not already decide
+        for w in np.flatnonzero((top[:, -1] - top[:, -2] < float(cfg["min_gap"]))
+                                & (top[:, -1] >= float(cfg["min_correlation_alone"]))).tolist():
             va, vb = (int(x) for x in np.argsort(scores[w])[::-1][:2])
             if (w, va) in where and (w, vb) in where:
-                pair_gaps[w] = _pair_gap(look, big[w], where[(w, va)][1], where[(w, vb)][1])
+                ka, kb = where[(w, va)][1], where[(w, vb)][1]
+                pair_gaps[w] = _pair_gap(look, big[w], (int(t_best[ka]), int(y_best[ka]),
+                                                        int(x_best[ka])),
+                                         (int(t_best[kb]), int(y_best[kb]), int(x_best[kb])))
     return scores
 
 
@@ -915,8 +996,16 @@ def _mean_template(look: GridLook, template: int) -> tuple[int, bool]:
     return int(of_value[1] if turned else of_value[0]), bool(turned)
 
 
+def _standard(image: np.ndarray) -> np.ndarray:
+    """Grey levels as distances from the image's mean in its spreads (at least one grey level):
+    a card's paper and print compare across lamps and exposures."""
+    f = np.asarray(image, np.float32)
+    return np.asarray((f - f.mean()) / max(float(f.std()), 1.0))
+
+
 def _pair_mask(look: GridLook, a: int, b: int) -> np.ndarray:
-    """Where the mean prints of values ``a`` and ``b`` (upright) differ most (bool)."""
+    """Where the mean prints of values ``a`` and ``b`` (upright) differ clearly (bool): above
+    ``pair_mask_share`` of their largest difference (a 5's middle pip where a 4 has paper)."""
     cache: dict[tuple[int, int], np.ndarray] = look.__dict__.setdefault("_pair_masks", {})
     key = (min(a, b), max(a, b))
     if key not in cache:
@@ -924,28 +1013,33 @@ def _pair_mask(look: GridLook, a: int, b: int) -> np.ndarray:
                                                                      == key[0])[0]))[0]]
         mb = look.templates[_mean_template(look, int(np.flatnonzero(look.template_values
                                                                      == key[1])[0]))[0]]
-        diff = np.abs(ma.astype(np.float32) - mb.astype(np.float32))
-        cut = np.percentile(diff, float(section("grid")["pair_mask_percentile"]))
-        cache[key] = cv2.dilate((diff >= cut).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        diff = np.abs(_standard(ma) - _standard(mb))
+        cut = float(section("grid")["pair_mask_share"]) * float(np.percentile(diff, 99.5))
+        cache[key] = diff >= max(cut, 1e-3)
     return cache[key]
 
 
 def _pair_gap(look: GridLook, views: np.ndarray, at_a: tuple[int, int, int],
               at_b: tuple[int, int, int]) -> float:
     """How much better value ``a``'s mean print fits than ``b``'s where the two differ (each at
-    its own best placement and orientation): the tie-break between two close values (a 3's
-    pips lie inside a 5's; a 0 and a 5 share most of a small digit's outline)."""
-    out = []
+    its own best placement and orientation), from -1 to 1: the tie-break between two close
+    values (a 3's pips lie inside a 5's; a 4 is a 5 without its middle pip). Patch and print
+    are compared as :func:`_standard` levels over the whole print, squared differences summed
+    where the two values differ: plain paper there counts for the value with paper there (a
+    correlation over those pixels alone would compare noise with noise)."""
+    errors = []
     va, vb = int(look.template_values[at_a[0]]), int(look.template_values[at_b[0]])
     for t, y, x in (at_a, at_b):
         mean, turned = _mean_template(look, t)
         mask = _pair_mask(look, va, vb)
         if turned:
             mask = mask[::-1, ::-1]
-        patch = views[y, x][mask].astype(np.float32)[None, :]
-        tmpl = look.templates[mean][mask].astype(np.float32)[None, :]
-        out.append(float((_normalised(patch) * _normalised(tmpl)).sum()))
-    return out[0] - out[1]
+        standard = look.__dict__.setdefault("_standard", {})
+        if mean not in standard:
+            standard[mean] = _standard(look.templates[mean])
+        diff = _standard(views[y, x]) - standard[mean]
+        errors.append(float((diff[mask] ** 2).mean()))
+    return (errors[1] - errors[0]) / (errors[0] + errors[1] + 1e-6)
 
 
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]
@@ -1112,8 +1206,9 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         windows = options[int(np.argmax(fits))]  # the first (unstretched) on a tie
     if to_match:
         pair_gaps = np.full(len(to_match), np.nan)
+        edges = np.zeros((len(to_match), 6), bool)
         all_scores = match_windows(look, [windows[i] for i, _, _ in to_match],  # type: ignore[index]
-                                   pair_gaps)
+                                   pair_gaps, edges)
     coloured = colours_confirm(look, colours) if colours is not None and to_match \
         else [None] * len(feats)
     for k, ((i, knn_value, occupancy), scores) in enumerate(
@@ -1127,17 +1222,25 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
             agreed = agreed or gap >= cfg["min_gap_coloured"]
         # alone, the templates must be sure: a 3's pips lie inside a 5's, so the two correlate
         alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
-        # ... or the nearest calibration card agrees and the best two values' prints, compared
-        # where they differ, say so clearly (alone, that comparison was seen to mislead: a
-        # plain 0 fits a 5 with its pips better than a badly placed 5 does)
-        paired = best == knn_value and bool(pair_gaps[k] >= cfg["min_pair_gap"]) \
-            and scores[best] >= cfg["min_correlation_alone"] and gap >= cfg["min_gap_agreed"]
+        # ... or the best two values' prints, compared where they differ, say so clearly (a 4
+        # is a 5 without its middle pip: their templates correlate alike, the pip tells);
+        # more clearly when the nearest calibration card names the other of the two
+        disputed = knn_value == int(order[1])
+        paired = bool(pair_gaps[k] >= cfg["min_pair_gap_disputed" if disputed
+                                          else "min_pair_gap"]) \
+            and scores[best] >= cfg["min_correlation_alone"]
         # the nearest calibration card and the card's colour are two other witnesses: when
         # both name one other value, the print alone does not outvote them (a card lying
         # half out of its window shows a 3's top, which a 5's template fits)
         outvoted = knn_value != PRINT_ONLY and knn_value != best and coloured[i] == knn_value
+        # another value fitting best on the window's edge may lie farther out than the window
+        # reaches (a card far off its cell, its print cut): its score says too little, and a
+        # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
+        # its window fits a serif 3 better than a 5)
+        cut = scores[best] < cfg["edge_min_correlation"] \
+            and bool(np.delete(edges[k], best).any())
         if scores[best] < cfg["min_correlation"] or not (alone or agreed or paired) \
-                or outvoted:
+                or outvoted or cut:
             continue
         values[i], confidences[i] = best, round(min(1.0, occupancy, gap * 2), 3)
     return values, confidences, card_like
