@@ -306,6 +306,12 @@ def _lattice_fit(src: np.ndarray, dst: np.ndarray, spread: bool) -> np.ndarray |
 
 
 def register(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool]:
+    """:func:`register_checked` without telling whether the cards led astray."""
+    out, confirmed, _ = register_checked(image, place)
+    return out, confirmed
+
+
+def register_checked(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool, bool]:
     """The area's homography (image -> area pixels) corrected so the cards found
     (:func:`card_outlines`) lie in the middle of their cells: the markers alone place the area
     only as well as they were stuck down and the fourth corner guessed when one is hidden, and
@@ -317,20 +323,37 @@ def register(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool]:
     again from where it led (cards far off their cells are found only once nearer), up to
     ``register_passes`` times; it is kept only once a pass moves no cell more than that (the
     cards then agree with where it led), else the markers' homography is. Also whether the
-    cards confirmed the area (re-fit it, or found it right as it was)."""
+    cards confirmed the area (re-fit it, or found it right as it was), and whether they said
+    it is off but no correction could be trusted ("astray": the cards agree on a lattice more
+    than ``register_max_move`` off the markers' area, or the corrections did not settle)."""
     cfg = section("grid")
     out = place
+    moved_before = False
     for _ in range(int(cfg["register_passes"])):
         again, ok, moved = _register_once(image, out)
         if not ok:
-            break
+            # too few cards to tell is no sign; cards agreeing on a lattice too far off is
+            return place, False, moved > float(cfg["register_max_move"]) or moved_before
         out = again
+        if _move(place, out) > float(cfg["register_max_move"]):
+            # the passes together went farther than one may: maybe onto the lattice one cell
+            # over (an area 0.6 of a cell off snapped to the cards one column on)
+            return place, False, True
         if moved <= float(cfg["register_again"]):
-            return out, True
+            return out, True, False
+        moved_before = True
     # the corrections did not settle (boxes on prints or shadows rather than the cards'
-    # outlines lead the area astray, a pass at a time) or the cards could not be told: the
-    # markers' area is kept
-    return place, False
+    # outlines lead the area astray, a pass at a time): the markers' area is kept
+    return place, False, True
+
+
+def _move(a: np.ndarray, b: np.ndarray) -> float:
+    """How far (in cells) the cells' middles lie apart under two homographies (image -> area)
+    of the same area."""
+    w, h = _cell_size()
+    pts = np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
+    there = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), b @ np.linalg.inv(a))
+    return float((np.abs(there.reshape(-1, 2) - pts) / (w, h)).max())
 
 
 def _register_once(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool, float]:
@@ -584,11 +607,17 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         like = np.maximum(like, _like(px, overall if mat else np.median(table_medians, axis=0),
                                       tolerance))
     ok = (like >= share) & (texture <= _texture_limit(texture_ref))
+    # a card of the surface's own colour (cream on a cream table, in a noisy picture; cream
+    # paper on a pale mat once white-balanced) passes on colour and texture, but its print is
+    # darker than nearly all of the surface: an empty cell shows almost no such ink
     if not mat:
-        # a card of the table's own colour (cream on a cream table, in a noisy picture) passes
-        # on colour and texture, but its print is darker than nearly all of the table: an
-        # empty cell shows almost no such ink
         ink_level = np.percentile(table_px.sum(axis=2), 1) * float(cfg["empty_ink_ratio"])
+        ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
+    else:
+        # on a mat, against the surface the cell is held to (the mat cells near it, or the
+        # calibration's mat): a printed mat is plain where a cell's middle lies
+        level = (ref.sum(axis=-1) if ref.ndim == 2 else np.full(len(candidates), ref.sum()))
+        ink_level = level[:, None] * float(cfg["empty_ink_ratio"])
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
@@ -1256,7 +1285,7 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         zero = tuple(tuple(0.0 for _ in range(5)) for _ in range(5))
         values_t, conf_t = empty, zero
     else:
-        place, _ = register(image, _area_homography(corners, look.inset, 0))
+        place, _, astray = register_checked(image, _area_homography(corners, look.inset, 0))
         raw, big, area, cells = _warp(image, corners, look.inset, white, place)
         w, h = _cell_size()
         m = table_margin()
@@ -1281,6 +1310,12 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                 values[i], confs[i] = None, sure[i]
             elif values[i] is None:
                 confs[i] = 0.0  # not surely the bare surface, not surely a card: ask
+            if astray:
+                # the cards say the area is not where the markers put it, and no correction
+                # could be trusted: a cell may hold half a card and half the surface, so every
+                # cell is asked rather than read (a card half out of its cell read as an empty
+                # cell, confidence 0.88, on a mat whose cards lay half a cell off its markers)
+                confs[i] = 0.0
         values_t = tuple(tuple(values[r * 5:(r + 1) * 5]) for r in range(5))
         conf_t = tuple(tuple(confs[r * 5:(r + 1) * 5]) for r in range(5))
     x0, y0 = np.maximum(corners.min(axis=0), 0)
