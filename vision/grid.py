@@ -1,11 +1,13 @@
 """Reading the Robot Master play area: the card value (0..5) or nothing in each of 25 cells.
 
-The play-area markers 42..45 (clockwise from top-left) give a homography; the 5x5 area is warped
-to canonical cells. Where the area lies inside the markers, and what each value's card looks like,
-is learnt from the user's own labelled grids during calibration: each cell is compared with the
-calibration's cells (shifted and turned copies included) and takes the nearest example's value,
-but only when that example is clearly nearer than any example of another value and near enough
-to be like anything seen at all (a hand over the cell is not).
+The play-area markers 42..45 (clockwise from top-left) give a homography, which the cards' own
+outlines then correct (:func:`register`: markers are stuck down by hand, cards laid on a lattice
+of their own); the 5x5 area is warped to canonical cells. Where the area lies inside the
+markers, and what each value's card looks like, is learnt from the user's own labelled grids
+during calibration: each cell is compared with the calibration's cells (shifted and turned
+copies included) and takes the nearest example's value, but only when that example is clearly
+nearer than any example of another value and near enough to be like anything seen at all (a
+hand over the cell is not).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
 
 from companion.ports import GridObservation
 from vision import markers
@@ -171,9 +173,13 @@ def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.stack([centres[i] for i in range(4)]).astype(np.float32), white
 
 
-def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: int
-                     ) -> np.ndarray:
-    """Image pixels -> canonical area pixels (the area starts ``margin`` pixels in)."""
+def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: int,
+                     place: np.ndarray | None = None) -> np.ndarray:
+    """Image pixels -> canonical area pixels (the area starts ``margin`` pixels in).
+    ``place``: the area's own homography (image -> area pixels, no margin) when the cards
+    have registered it (:func:`register`); corners and inset are then not used."""
+    if place is not None:
+        return np.asarray(np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], np.float64) @ place)
     w, h = _cell_size()
     ax, ay = inset
     # the area inside the marker quad, in the quad's own 0..1 coordinates
@@ -186,11 +192,211 @@ def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: in
     return cv2.getPerspectiveTransform(area.astype(np.float32), dst)
 
 
+def _windows(score: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Each cell's search window of ``score`` (``rows``, ``cols``: (5, n) indices): (25, k)."""
+    return np.asarray(score[rows][:, :, cols].transpose(0, 2, 1, 3).reshape(25, -1))
+
+
+def card_outlines(image: np.ndarray, place: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """Where each cell's card outline lies: per cell (top row first) the centre of the
+    card-sized box whose four sides run along the strongest edges near the cell (area pixels,
+    as ``place`` maps the image), the mean edge strength along those sides, and the card size
+    found (canonical pixels; one for the whole picture).
+
+    The search is at half the canonical size, each box within ``register_search`` of a cell
+    away from its cell's middle: far enough for an area a third of a cell off, not so far that
+    a neighbour's card is taken for the cell's own. The card's width is chosen first (its left
+    and right sides at a middling height), then its height (top and bottom at that width)."""
+    cfg = section("grid")
+    w, h = _cell_size()
+    s = 0.5
+    pad = h // 2 + 4
+    to_small = np.array([[s, 0, s * pad], [0, s, s * pad], [0, 0, 1]], np.float64) @ place
+    size = (round((5 * w + 2 * pad) * s), round((5 * h + 2 * pad) * s))
+    small = cv2.warpPerspective(image, to_small, size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    # a card's side is a step in colour, the same way round all along its outline (paper
+    # inside, table outside); summed over a band of the side's width, the two steps of a thin
+    # line (a printed mat's cell lines) cancel, and so do the sides of a box on such lines
+    f = small.astype(np.float32)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+    band = int(cfg["register_band"])
+    widths = sorted({max(4, round(k * w * s / 2) * 2) for k in cfg["register_widths"]})
+    heights = sorted({max(4, round(k * h * s / 2) * 2) for k in cfg["register_heights"]})
+    reach = float(cfg["register_search"])
+    rx, ry = round(reach * w * s), round(reach * h * s)
+    cy = np.array([round((pad + (r + 0.5) * h) * s) for r in range(5)])
+    cx = np.array([round((pad + (c + 0.5) * w) * s) for c in range(5)])
+    rows = cy[:, None] + np.arange(-ry, ry + 1)[None, :]
+    cols = cx[:, None] + np.arange(-rx, rx + 1)[None, :]
+    # only the boxes centred in some cell's search window are scored (the region r0:r1,
+    # c0:c1); sizes whose sides would reach outside the warp from there are not tried
+    hh, ww = gx.shape[:2]
+    r0, r1, c0, c1 = int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1
+    widths = [k for k in widths if k // 2 <= min(c0, ww - c1)] or [min(c0, ww - c1) * 2]
+    heights = [k for k in heights if k // 2 <= min(r0, hh - r1)] or [min(r0, hh - r1) * 2]
+    rows, cols = rows - r0, cols - c0
+
+    def pair(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
+        # per colour, the step into the box across two opposite sides of the box centred at
+        # each point of the region (the near side's step minus the far side's)
+        return np.asarray(a[r0 - dy:r1 - dy, c0 - dx:c1 - dx] - a[r0 + dy:r1 + dy, c0 + dx:c1 + dx])
+
+    def strength(steps: np.ndarray) -> np.ndarray:
+        # the colours' steps summed (a matrix transform: numpy's sum over three is slow)
+        return np.asarray(cv2.transform(np.abs(steps), np.ones((1, 3), np.float32)))
+
+    def fit(score: np.ndarray) -> float:
+        return float(_windows(score, rows, cols).max(axis=1).sum())
+
+    sides = cv2.boxFilter(gx, -1, (band, heights[len(heights) // 2]))
+    cw = max(widths, key=lambda k: fit(strength(pair(sides, 0, k // 2))))
+    across = pair(sides, 0, cw // 2)
+    tops = cv2.boxFilter(gy, -1, (cw, band))
+    scores = {ch: strength(across + pair(tops, ch // 2, 0)) for ch in heights}
+    ch = max(heights, key=lambda k: fit(scores[k]))
+    win = _windows(scores[ch], rows, cols)
+    at = win.argmax(axis=1)
+    edge = win[np.arange(25), at].astype(np.float64) / 16
+    k = np.arange(25)
+    centres = np.stack([(cx[k % 5] - rx + at % (2 * rx + 1)) / s - pad,
+                        (cy[k // 5] - ry + at // (2 * rx + 1)) / s - pad], axis=1)
+    return centres, edge, (round(cw / s), round(ch / s))
+
+
+def _lattice_fit(src: np.ndarray, dst: np.ndarray, spread: bool) -> np.ndarray | None:
+    """The simplest correction (area pixels -> area pixels) that brings the cards found
+    (``src``) to their cells' middles (``dst``) about as well as the outlines can tell: none,
+    a stretch and shift along each axis, an affine map, or (``register_min_cards`` cards
+    spanning three rows and columns: ``spread``) a homography. A map with more freedom is
+    taken only when it leaves clearly less (``register_gain``) of the mismatch per degree of
+    freedom left; None when none is needed (within ``register_noise`` of a cell)."""
+    cfg = section("grid")
+    w, _ = _cell_size()
+    n = len(src)
+    noise = (float(cfg["register_noise"]) * w) ** 2
+    gain = float(cfg["register_gain"])
+
+    def spread_of(fit: np.ndarray, freedom: int) -> float:
+        return float(((fit - dst) ** 2).sum() / max(1, 2 * n - freedom))
+
+    best: np.ndarray | None = None
+    best_spread = spread_of(src, 0)
+    if best_spread <= noise:
+        return None
+    ax, bx = np.polyfit(src[:, 0], dst[:, 0], 1)
+    ay, by = np.polyfit(src[:, 1], dst[:, 1], 1)
+    options: list[tuple[np.ndarray, int]] = [
+        (np.array([[ax, 0, bx], [0, ay, by], [0, 0, 1]], np.float64), 4)]
+    A, _ = cv2.estimateAffine2D(src, dst, method=cv2.LMEDS)
+    if A is not None:
+        options.append((np.vstack([A, [0, 0, 1]]), 6))
+    if spread and n >= int(cfg["register_min_cards"]):
+        H, _ = cv2.findHomography(src, dst, 0)
+        if H is not None:
+            options.append((H, 8))
+    for M, freedom in options:
+        fit = cv2.perspectiveTransform(src.reshape(-1, 1, 2), M).reshape(-1, 2)
+        v = spread_of(fit, freedom)
+        if v < best_spread * gain:
+            best, best_spread = M, v
+    return best
+
+
+def register(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool]:
+    """:func:`register_checked` without telling whether the cards led astray."""
+    out, confirmed, _ = register_checked(image, place)
+    return out, confirmed
+
+
+def register_checked(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool, bool]:
+    """The area's homography (image -> area pixels) corrected so the cards found
+    (:func:`card_outlines`) lie in the middle of their cells: the markers alone place the area
+    only as well as they were stuck down and the fourth corner guessed when one is hidden, and
+    cards are laid on a lattice of their own. Cards whose outlines agree on one affine lattice
+    (RANSAC, within ``register_tolerance`` of a cell) re-fit the area (:func:`_lattice_fit`);
+    with fewer than four spanning two rows and columns, or a correction moving a cell's middle
+    or the area's corner more than ``register_max_move`` of a cell, the markers' homography is
+    kept. A correction that moved a cell more than ``register_again`` of a cell is looked at
+    again from where it led (cards far off their cells are found only once nearer), up to
+    ``register_passes`` times; it is kept only once a pass moves no cell more than that (the
+    cards then agree with where it led), else the markers' homography is. Also whether the
+    cards confirmed the area (re-fit it, or found it right as it was), and whether they said
+    it is off but no correction could be trusted ("astray": the cards agree on a lattice more
+    than ``register_max_move`` off the markers' area, or the corrections did not settle)."""
+    cfg = section("grid")
+    out = place
+    moved_before = False
+    for _ in range(int(cfg["register_passes"])):
+        again, ok, moved = _register_once(image, out)
+        if not ok:
+            # too few cards to tell is no sign; cards agreeing on a lattice too far off is
+            return place, False, moved > float(cfg["register_max_move"]) or moved_before
+        out = again
+        if _move(place, out) > float(cfg["register_max_move"]):
+            # the passes together went farther than one may: maybe onto the lattice one cell
+            # over (an area 0.6 of a cell off snapped to the cards one column on)
+            return place, False, True
+        if moved <= float(cfg["register_again"]):
+            return out, True, False
+        moved_before = True
+    # the corrections did not settle (boxes on prints or shadows rather than the cards'
+    # outlines lead the area astray, a pass at a time): the markers' area is kept
+    return place, False, True
+
+
+def _move(a: np.ndarray, b: np.ndarray) -> float:
+    """How far (in cells) the cells' middles lie apart under two homographies (image -> area)
+    of the same area."""
+    w, h = _cell_size()
+    pts = np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
+    there = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), b @ np.linalg.inv(a))
+    return float((np.abs(there.reshape(-1, 2) - pts) / (w, h)).max())
+
+
+def _register_once(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool, float]:
+    """One pass of :func:`register`: the corrected homography, whether the cards confirmed
+    the area, and how far (in cells) the correction moved a cell's middle or corner."""
+    cfg = section("grid")
+    w, h = _cell_size()
+    centres, strength, _ = card_outlines(image, place)
+    nominal = np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
+    strong = strength >= float(cfg["register_edge_share"]) * strength.max()
+    strong &= strength >= float(cfg["register_min_edge"])
+    if strong.sum() < 4:
+        return place, False, 0.0
+    src, dst = centres[strong], nominal[strong]
+    rows, cols = np.arange(25)[strong] // 5, np.arange(25)[strong] % 5
+    tol = float(cfg["register_tolerance"]) * w
+    # the cards that agree on one lattice (RANSAC, an affine map: three cards a sample)
+    _, inl = cv2.estimateAffine2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=tol)
+    if inl is None:
+        return place, False, 0.0
+    ok = inl.ravel() > 0
+    if ok.sum() < 4 or len(set(rows[ok])) < 2 or len(set(cols[ok])) < 2:
+        return place, False, 0.0
+    correction = _lattice_fit(src[ok], dst[ok], len(set(rows[ok])) >= 3
+                              and len(set(cols[ok])) >= 3)
+    if correction is None:
+        return place, True, 0.0  # the cards lie where the markers say
+    # how far the correction moves each cell's centre and the area's corners
+    corners = np.array([[0, 0], [5 * w, 0], [5 * w, 5 * h], [0, 5 * h]], np.float64)
+    pts = np.concatenate([nominal, corners])
+    moved = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), np.linalg.inv(correction))
+    move = float((np.abs(moved.reshape(-1, 2) - pts) / (w, h)).max())
+    if move > float(cfg["register_max_move"]):
+        return place, False, move
+    return np.asarray(correction @ place), True, move
+
+
 def rectify(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-            margin: int = 4, white: np.ndarray | None = None) -> np.ndarray:
+            margin: int = 4, white: np.ndarray | None = None,
+            place: np.ndarray | None = None) -> np.ndarray:
     """The 5x5 area warped to canonical cells, with ``margin`` pixels around (for shifts)."""
     w, h = _cell_size()
-    H = _area_homography(corners, inset, margin)
+    H = _area_homography(corners, inset, margin, place)
     area = cv2.warpPerspective(image, H, (5 * w + 2 * margin, 5 * h + 2 * margin),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return area if white is None else balance(area, white)
@@ -219,7 +425,8 @@ def balance(area: np.ndarray, white: np.ndarray) -> np.ndarray:
 
 
 def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-                  white: np.ndarray | None = None, big: np.ndarray | None = None
+                  white: np.ndarray | None = None, big: np.ndarray | None = None,
+                  place: np.ndarray | None = None
                   ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]:
     """:func:`table_features`, the usual patches' pixels (white-balanced) and their centres
     (x, y in cells from the area's top-left corner). ``big``: the area already rectified with
@@ -228,9 +435,9 @@ def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, fl
     gap = float(section("grid")["table_gap"])
     m = table_margin()
     if big is None:
-        big = rectify(image, corners, inset, margin=m, white=white)
+        big = rectify(image, corners, inset, margin=m, white=white, place=place)
     ih, iw = image.shape[:2]
-    H_inv = np.linalg.inv(_area_homography(corners, inset, m))
+    H_inv = np.linalg.inv(_area_homography(corners, inset, m, place))
     crops = []
     centres: list[tuple[float, float]] = []
     gx, gy = int((1 + gap) * w), int((1 + gap) * h)
@@ -288,17 +495,19 @@ def _stats(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return px, np.median(px, axis=1).astype(np.float32), texture
 
 
-def _like(px: np.ndarray, ref: np.ndarray) -> np.ndarray:
+def _like(px: np.ndarray, ref: np.ndarray, tolerance: float | None = None) -> np.ndarray:
     """Per cell (``px``: (n, k, 3)), the share of pixels showing the colour ``ref`` (BGR, one
     or one per cell): the same shares of B, G and R (a hand in shade is as dark as a green
-    mat, not as green) and a brightness within a ratio (the light falls off across the
-    table)."""
+    mat, not as green; within ``tolerance``, by default ``empty_hue_tolerance``) and a
+    brightness within a ratio (the light falls off across the table)."""
     cfg = section("grid")
+    if tolerance is None:
+        tolerance = float(cfg["empty_hue_tolerance"])
     ref = np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3), (len(px), 3))
     total = px.sum(axis=2) + 1.0
     ref_total = ref.sum(axis=1, keepdims=True) + 1.0
     hue_ok = np.abs(px / total[..., None] - (ref / ref_total)[:, None, :]).max(axis=2) \
-        <= float(cfg["empty_hue_tolerance"])
+        <= tolerance
     ratio = float(cfg["empty_brightness_ratio"])
     bright_ok = (total >= ref_total / ratio) & (total <= ref_total * ratio)
     return np.asarray((hue_ok & bright_ok).mean(axis=1))
@@ -329,16 +538,33 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     else:  # :func:`_stats` of all the cells, computed already
         px, medians, texture = (a[candidates] for a in stats)
     mat = look is not None and look.bare_mode == "mat" and len(look.bare) > 0
+    tolerance = None
     if not mat:
         if not table:
             return {}
-        _, table_medians, table_texture = _stats(table)
+        table_px, table_medians, table_texture = _stats(table)
         ref = np.median(table_medians, axis=0)
+        # a striped or grained table shows more than one shade, and its lighter shades are
+        # paler: the colour a cell must show is allowed the spread the table shows itself
+        # (most pixels of a patch from the table's overall colour, in three patches of four:
+        # stripes run everywhere, while an arm or a hand over the table's edge, pale skin on a
+        # pale table, widens only the patches it reaches), within limits
+        table_hue = table_px / (table_px.sum(axis=2, keepdims=True) + 1.0)
+        spread = np.abs(table_hue - (ref / (ref.sum() + 1.0))).max(axis=2)
+        tolerance = float(np.clip(
+            np.percentile(np.percentile(spread, 90, axis=1), 25)
+            * float(cfg["empty_hue_spread_factor"]),
+            float(cfg["empty_hue_tolerance"]), float(cfg["empty_hue_tolerance_max"])))
         texture_ref = float(np.median(table_texture))
         near = int(cfg["table_neighbours"])
-        if table_at is not None and len(table) > near:
+        # the patches a cell is compared with must show the table's colour themselves: an arm
+        # reaching over the area's edge fills the patches there, and a hand over the cells
+        # next to them would look like its own "table"
+        plain = _like(table_medians[:, None, :], ref, tolerance) >= 1.0
+        if table_at is not None and plain.sum() > near:
             at = np.array([(i % 5 + 0.5, i // 5 + 0.5) for i in candidates], np.float32)
             dist = np.linalg.norm(at[:, None, :] - table_at[None, :, :], axis=2)
+            dist[:, ~plain] = np.inf
             nearest = np.argsort(dist, axis=1)[:, :near]
             ref = np.median(table_medians[nearest], axis=1)
     else:
@@ -375,11 +601,24 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             nearest = np.argsort(dist, axis=1)[:, :min(int(cfg["table_neighbours"]),
                                                         len(mats) - 1)]
             ref = np.median(medians[mats][nearest], axis=1)
-    like = _like(px, ref)
+    like = _like(px, ref, tolerance)
     if ref.ndim == 2:
         # the surface here or overall: a shadow or a lamp's fall-off may favour either
-        like = np.maximum(like, _like(px, overall if mat else np.median(table_medians, axis=0)))
+        like = np.maximum(like, _like(px, overall if mat else np.median(table_medians, axis=0),
+                                      tolerance))
     ok = (like >= share) & (texture <= _texture_limit(texture_ref))
+    # a card of the surface's own colour (cream on a cream table, in a noisy picture; cream
+    # paper on a pale mat once white-balanced) passes on colour and texture, but its print is
+    # darker than nearly all of the surface: an empty cell shows almost no such ink
+    if not mat:
+        ink_level = np.percentile(table_px.sum(axis=2), 1) * float(cfg["empty_ink_ratio"])
+        ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
+    else:
+        # on a mat, against the surface the cell is held to (the mat cells near it, or the
+        # calibration's mat): a printed mat is plain where a cell's middle lies
+        level = (ref.sum(axis=-1) if ref.ndim == 2 else np.full(len(candidates), ref.sum()))
+        ink_level = level[:, None] * float(cfg["empty_ink_ratio"])
+        ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
 
@@ -480,9 +719,11 @@ SEARCH = 6  # template search, canonical pixels each way
 COARSE = 2
 
 
-def grey_area(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float]) -> np.ndarray:
+def grey_area(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
+              place: np.ndarray | None = None) -> np.ndarray:
     """The area in grey at the canonical size, ``MARGIN`` pixels around."""
-    return cv2.cvtColor(rectify(image, corners, inset, margin=MARGIN), cv2.COLOR_BGR2GRAY)
+    return cv2.cvtColor(rectify(image, corners, inset, margin=MARGIN, place=place),
+                        cv2.COLOR_BGR2GRAY)
 
 
 def _window(g: np.ndarray, r: int, c: int, extra: int = SEARCH) -> np.ndarray:
@@ -521,6 +762,19 @@ def _template(g: np.ndarray, r: int, c: int) -> np.ndarray:
 def _half(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, (image.shape[1] // COARSE, image.shape[0] // COARSE),
                       interpolation=cv2.INTER_AREA)
+
+
+def _halves(windows: list[np.ndarray]) -> np.ndarray:
+    """:func:`_half` of several windows of one size, as one float32 stack (n, h, w): resized
+    in one piece, one above the other (each block of COARSE x COARSE pixels lies in one window
+    when the windows' sides divide by COARSE, so the result is the same)."""
+    stack = np.stack(windows)
+    n, height, width = stack.shape
+    if height % COARSE or width % COARSE:
+        return np.stack([_half(w) for w in windows]).astype(np.float32)
+    small = cv2.resize(stack.reshape(n * height, width),
+                       (width // COARSE, n * height // COARSE), interpolation=cv2.INTER_AREA)
+    return np.asarray(small.reshape(n, height // COARSE, width // COARSE), np.float32)
 
 
 def _normalised(rows: np.ndarray) -> np.ndarray:
@@ -562,21 +816,25 @@ class _Bank:
         n, height, width = images.shape
         th, tw = size
         rows, cols = height - th + 1, width - tw + 1
-        tall = np.ascontiguousarray(images.reshape(n * height, width))
+        tall = np.ascontiguousarray(images.reshape(n * height, width), np.float32)
 
         def placed(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
-            out = cv2.matchTemplate(image, kernel.reshape(th, tw).astype(np.float32),
+            out = cv2.matchTemplate(image, np.ascontiguousarray(kernel.reshape(th, tw)),
                                     cv2.TM_CCORR)
-            out = np.concatenate([out, np.zeros((th - 1, cols), np.float32)])
-            return np.asarray(out.reshape(n, height, cols)[:, :rows])
+            # each image's own placements start every ``height`` rows: a view, no copy
+            step = out.strides[0]
+            return np.asarray(as_strided(out, (n, rows, cols),
+                                         (height * step, step, out.strides[1]),
+                                         writeable=False))
 
         squared = tall * tall
         spread = []
         for mask, count in zip(self.masks, self.counts, strict=True):
             sums, squares = placed(tall, mask), placed(squared, mask)
             spread.append(np.sqrt(np.maximum(squares - sums * sums / count, count)))
-        corr = np.stack([placed(tall, w) / spread[m]
-                         for w, m in zip(self.weights, self.mask_of, strict=True)])
+        corr = np.empty((len(self.weights), n, rows, cols), np.float32)
+        for t, (w, m) in enumerate(zip(self.weights, self.mask_of, strict=True)):
+            np.divide(placed(tall, w), spread[m], out=corr[t])
         return corr, rows, cols
 
     def correlate(self, patches: np.ndarray, groups: np.ndarray | None = None,
@@ -637,20 +895,25 @@ def coarse_fit(look: GridLook, sets: list[list[np.ndarray]]) -> list[float]:
         return [-1.0] * len(sets)
     th, tw = look.templates.shape[1:]
     coarse, _ = _banks(look)
-    small = np.stack([_half(w) for ws in sets for w in ws]).astype(np.float32)
+    small = _halves([w for ws in sets for w in ws])
     corr, _, _ = coarse.correlate_all(small, (th // COARSE, tw // COARSE))
     best = corr.reshape(len(corr), len(small), -1).max(axis=2).max(axis=0)
     return [float(b) for b in best.reshape(len(sets), n).mean(axis=1)]
 
 
 def match_windows(look: GridLook, windows: list[np.ndarray],
-                  pair_gaps: np.ndarray | None = None) -> np.ndarray:
+                  pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
+                  ) -> np.ndarray:
     """:func:`match_values` for several windows of one size at once: (n, 6).
 
-    Every placement is tried at half size; the values within ``refine_margin`` of the best
-    are then correlated at full size around their best placements (small prints, a 3's pips
-    inside a 5's, tell apart only there). ``pair_gaps`` (n,) is filled with the best two
-    values' :func:`_pair_gap` (NaN where not both were compared at full size)."""
+    Every placement is tried at half size; the best two values, and any other within
+    ``refine_margin`` of the best, are then correlated at full size around their best
+    placements (small prints, a 3's pips inside a 5's, tell apart only there). The gap between
+    the best two is so always between two full-size scores (a value left at -1 would make any
+    gap look wide). ``pair_gaps`` (n,) is filled with the best two values' :func:`_pair_gap`
+    (NaN where not both were compared at full size); ``edges`` (n, 6) with whether each value's
+    best placement lies on the window's edge (the card may lie farther out than the window
+    reaches: that value's score is too low to compare)."""
     n = len(windows)
     scores = np.full((n, 6), -1.0)
     if not len(look.templates) or not n:
@@ -659,7 +922,7 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
     if windows[0].shape[0] < th or windows[0].shape[1] < tw:
         return scores
     coarse, fine = _banks(look)
-    small = np.stack([_half(w) for w in windows]).astype(np.float32)
+    small = _halves(windows)
     nt = len(look.templates)
     means = _means(look)
     corr, rows, cols = coarse.correlate_all(small, (th // COARSE, tw // COARSE))
@@ -672,10 +935,20 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
     for v in range(6):
         if (mean_values == v).any():
             per_value[v] = coarse_score[mean_values == v].max(axis=0)
-    keep = per_value >= per_value.max(axis=0) - float(section("grid")["refine_margin"])
+    # refined: each value's print in the orientations within ``refine_margin`` of the best
+    # fit, and the second best value's in its best orientation at least
+    ranked = np.sort(per_value, axis=0)
+    floor = np.minimum(ranked[-1] - float(section("grid")["refine_margin"]), ranked[-2])
+    keep_mean = (coarse_score >= floor[None, :]) & (coarse_score > -1.0)
+    if edges is not None:
+        edges[:] = False
+        on_edge = (arg // cols == 0) | (arg // cols == rows - 1) | (arg % cols == 0) \
+            | (arg % cols == cols - 1)  # (mean templates, windows), at half size
+        for m in range(len(means)):
+            edges[:, mean_values[m]] |= on_edge[m]
     # full size: every template of each kept value around the best placement of its mean in
     # the same orientation (a card lying turned is found by the turned mean)
-    mi, wi = np.nonzero(keep[mean_values])  # (mean template, window) pairs to refine
+    mi, wi = np.nonzero(keep_mean)  # (mean template, window) pairs to refine
     if not len(mi):
         return scores
     at = np.stack([arg[mi, wi] // cols, arg[mi, wi] % cols], axis=1) * COARSE
@@ -683,27 +956,50 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
     steps = np.array([(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
     ys = np.clip(at[:, None, 0] + steps[None, :, 0], 0, big.shape[1] - 1)
     xs = np.clip(at[:, None, 1] + steps[None, :, 1], 0, big.shape[2] - 1)
-    patches = big[wi[:, None], ys, xs].reshape(len(mi) * len(steps), -1)
-    corr = fine.correlate(patches, _mean_index(look), np.repeat(mi, len(steps))).reshape(
-        nt, len(mi), len(steps))
+    corr = np.empty((nt, len(mi), len(steps)), np.float32)
+    chunk = int(section("grid")["refine_chunk"])
+    for a in range(0, len(mi), chunk):
+        # a few pairs at a time: the patches are copies (a full print each), and all of
+        # them at once would take several megabytes
+        b = min(a + chunk, len(mi))
+        patches = big[wi[a:b, None], ys[a:b], xs[a:b]].reshape((b - a) * len(steps), -1)
+        corr[:, a:b] = fine.correlate(patches, _mean_index(look),
+                                      np.repeat(mi[a:b], len(steps))).reshape(nt, b - a,
+                                                                              len(steps))
     refined = corr.max(axis=2)  # (templates, pairs); -inf where the orientation differs
     pair_best = refined.max(axis=0)
     np.maximum.at(scores, (wi, mean_values[mi]), pair_best)
+    if pair_gaps is None and edges is None:
+        return scores
+    # where each refined value fits best: its best template and placement, per window
+    t_best = refined.argmax(axis=0)
+    s_best = corr[t_best, np.arange(len(mi))].argmax(axis=1)
+    y_best, x_best = ys[np.arange(len(mi)), s_best], xs[np.arange(len(mi)), s_best]
+    where: dict[tuple[int, int], tuple[float, int]] = {}
+    for k in range(len(mi)):
+        key = (int(wi[k]), int(mean_values[mi[k]]))
+        if key not in where or pair_best[k] > where[key][0]:
+            where[key] = (float(pair_best[k]), k)
+    if edges is not None:
+        # a refined value's edge is where it fits best at full size (a placement on the
+        # edge of the coarse search may move in by one step)
+        on_edge = (y_best == 0) | (y_best == big.shape[1] - 1) | (x_best == 0) \
+            | (x_best == big.shape[2] - 1)
+        for (w, v), (_, k) in where.items():
+            edges[w, v] = bool(on_edge[k])
     if pair_gaps is not None:
         pair_gaps[:] = np.nan
-        # where each value matched best: (template, y, x) per window and value
-        t_best = refined.argmax(axis=0)
-        s_best = corr[t_best, np.arange(len(mi))].argmax(axis=1)
-        where: dict[tuple[int, int], tuple[float, tuple[int, int, int]]] = {}
-        for k in range(len(mi)):
-            key = (int(wi[k]), int(mean_values[mi[k]]))
-            if key not in where or pair_best[k] > where[key][0]:
-                where[key] = (float(pair_best[k]), (int(t_best[k]), int(ys[k, s_best[k]]),
-                                                   int(xs[k, s_best[k]])))
-        for w in range(n):
+        cfg = section("grid")
+        top = np.sort(scores, axis=1)
+        # the tie-break counts only where the templates' own gap does not already decide
+        for w in np.flatnonzero((top[:, -1] - top[:, -2] < float(cfg["min_gap"]))
+                                & (top[:, -1] >= float(cfg["min_correlation_alone"]))).tolist():
             va, vb = (int(x) for x in np.argsort(scores[w])[::-1][:2])
             if (w, va) in where and (w, vb) in where:
-                pair_gaps[w] = _pair_gap(look, big[w], where[(w, va)][1], where[(w, vb)][1])
+                ka, kb = where[(w, va)][1], where[(w, vb)][1]
+                pair_gaps[w] = _pair_gap(look, big[w], (int(t_best[ka]), int(y_best[ka]),
+                                                        int(x_best[ka])),
+                                         (int(t_best[kb]), int(y_best[kb]), int(x_best[kb])))
     return scores
 
 
@@ -729,8 +1025,16 @@ def _mean_template(look: GridLook, template: int) -> tuple[int, bool]:
     return int(of_value[1] if turned else of_value[0]), bool(turned)
 
 
+def _standard(image: np.ndarray) -> np.ndarray:
+    """Grey levels as distances from the image's mean in its spreads (at least one grey level):
+    a card's paper and print compare across lamps and exposures."""
+    f = np.asarray(image, np.float32)
+    return np.asarray((f - f.mean()) / max(float(f.std()), 1.0))
+
+
 def _pair_mask(look: GridLook, a: int, b: int) -> np.ndarray:
-    """Where the mean prints of values ``a`` and ``b`` (upright) differ most (bool)."""
+    """Where the mean prints of values ``a`` and ``b`` (upright) differ clearly (bool): above
+    ``pair_mask_share`` of their largest difference (a 5's middle pip where a 4 has paper)."""
     cache: dict[tuple[int, int], np.ndarray] = look.__dict__.setdefault("_pair_masks", {})
     key = (min(a, b), max(a, b))
     if key not in cache:
@@ -738,28 +1042,33 @@ def _pair_mask(look: GridLook, a: int, b: int) -> np.ndarray:
                                                                      == key[0])[0]))[0]]
         mb = look.templates[_mean_template(look, int(np.flatnonzero(look.template_values
                                                                      == key[1])[0]))[0]]
-        diff = np.abs(ma.astype(np.float32) - mb.astype(np.float32))
-        cut = np.percentile(diff, float(section("grid")["pair_mask_percentile"]))
-        cache[key] = cv2.dilate((diff >= cut).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        diff = np.abs(_standard(ma) - _standard(mb))
+        cut = float(section("grid")["pair_mask_share"]) * float(np.percentile(diff, 99.5))
+        cache[key] = diff >= max(cut, 1e-3)
     return cache[key]
 
 
 def _pair_gap(look: GridLook, views: np.ndarray, at_a: tuple[int, int, int],
               at_b: tuple[int, int, int]) -> float:
     """How much better value ``a``'s mean print fits than ``b``'s where the two differ (each at
-    its own best placement and orientation): the tie-break between two close values (a 3's
-    pips lie inside a 5's; a 0 and a 5 share most of a small digit's outline)."""
-    out = []
+    its own best placement and orientation), from -1 to 1: the tie-break between two close
+    values (a 3's pips lie inside a 5's; a 4 is a 5 without its middle pip). Patch and print
+    are compared as :func:`_standard` levels over the whole print, squared differences summed
+    where the two values differ: plain paper there counts for the value with paper there (a
+    correlation over those pixels alone would compare noise with noise)."""
+    errors = []
     va, vb = int(look.template_values[at_a[0]]), int(look.template_values[at_b[0]])
     for t, y, x in (at_a, at_b):
         mean, turned = _mean_template(look, t)
         mask = _pair_mask(look, va, vb)
         if turned:
             mask = mask[::-1, ::-1]
-        patch = views[y, x][mask].astype(np.float32)[None, :]
-        tmpl = look.templates[mean][mask].astype(np.float32)[None, :]
-        out.append(float((_normalised(patch) * _normalised(tmpl)).sum()))
-    return out[0] - out[1]
+        standard = look.__dict__.setdefault("_standard", {})
+        if mean not in standard:
+            standard[mean] = _standard(look.templates[mean])
+        diff = _standard(views[y, x]) - standard[mean]
+        errors.append(float((diff[mask] ** 2).mean()))
+    return (errors[1] - errors[0]) / (errors[0] + errors[1] + 1e-6)
 
 
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]
@@ -926,8 +1235,9 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         windows = options[int(np.argmax(fits))]  # the first (unstretched) on a tie
     if to_match:
         pair_gaps = np.full(len(to_match), np.nan)
+        edges = np.zeros((len(to_match), 6), bool)
         all_scores = match_windows(look, [windows[i] for i, _, _ in to_match],  # type: ignore[index]
-                                   pair_gaps)
+                                   pair_gaps, edges)
     coloured = colours_confirm(look, colours) if colours is not None and to_match \
         else [None] * len(feats)
     for k, ((i, knn_value, occupancy), scores) in enumerate(
@@ -941,17 +1251,25 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
             agreed = agreed or gap >= cfg["min_gap_coloured"]
         # alone, the templates must be sure: a 3's pips lie inside a 5's, so the two correlate
         alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
-        # ... or the nearest calibration card agrees and the best two values' prints, compared
-        # where they differ, say so clearly (alone, that comparison was seen to mislead: a
-        # plain 0 fits a 5 with its pips better than a badly placed 5 does)
-        paired = best == knn_value and bool(pair_gaps[k] >= cfg["min_pair_gap"]) \
-            and scores[best] >= cfg["min_correlation_alone"] and gap >= cfg["min_gap_agreed"]
+        # ... or the best two values' prints, compared where they differ, say so clearly (a 4
+        # is a 5 without its middle pip: their templates correlate alike, the pip tells);
+        # more clearly when the nearest calibration card names the other of the two
+        disputed = knn_value == int(order[1])
+        paired = bool(pair_gaps[k] >= cfg["min_pair_gap_disputed" if disputed
+                                          else "min_pair_gap"]) \
+            and scores[best] >= cfg["min_correlation_alone"]
         # the nearest calibration card and the card's colour are two other witnesses: when
         # both name one other value, the print alone does not outvote them (a card lying
         # half out of its window shows a 3's top, which a 5's template fits)
         outvoted = knn_value != PRINT_ONLY and knn_value != best and coloured[i] == knn_value
+        # another value fitting best on the window's edge may lie farther out than the window
+        # reaches (a card far off its cell, its print cut): its score says too little, and a
+        # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
+        # its window fits a serif 3 better than a 5)
+        cut = scores[best] < cfg["edge_min_correlation"] \
+            and bool(np.delete(edges[k], best).any())
         if scores[best] < cfg["min_correlation"] or not (alone or agreed or paired) \
-                or outvoted:
+                or outvoted or cut:
             continue
         values[i], confidences[i] = best, round(min(1.0, occupancy, gap * 2), 3)
     return values, confidences, card_like
@@ -967,7 +1285,8 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         zero = tuple(tuple(0.0 for _ in range(5)) for _ in range(5))
         values_t, conf_t = empty, zero
     else:
-        raw, big, area, cells = _warp(image, corners, look.inset, white)
+        place, _, astray = register_checked(image, _area_homography(corners, look.inset, 0))
+        raw, big, area, cells = _warp(image, corners, look.inset, white, place)
         w, h = _cell_size()
         m = table_margin()
         feats = area_features(area)
@@ -975,7 +1294,7 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                          cv2.COLOR_BGR2GRAY)
         windows = scaled_windows(g, 1.0)
         table, foreign, patches, table_at = table_patches(image, corners, look.inset, white,
-                                                          big)
+                                                          big, place)
         sure: dict[int, float] = {}
         cell_stats = _stats(cells)
 
@@ -991,6 +1310,12 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                 values[i], confs[i] = None, sure[i]
             elif values[i] is None:
                 confs[i] = 0.0  # not surely the bare surface, not surely a card: ask
+            if astray:
+                # the cards say the area is not where the markers put it, and no correction
+                # could be trusted: a cell may hold half a card and half the surface, so every
+                # cell is asked rather than read (a card half out of its cell read as an empty
+                # cell, confidence 0.88, on a mat whose cards lay half a cell off its markers)
+                confs[i] = 0.0
         values_t = tuple(tuple(values[r * 5:(r + 1) * 5]) for r in range(5))
         conf_t = tuple(tuple(confs[r * 5:(r + 1) * 5]) for r in range(5))
     x0, y0 = np.maximum(corners.min(axis=0), 0)
@@ -999,13 +1324,14 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
 
 
 def _warp(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-          white: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
+          white: np.ndarray, place: np.ndarray | None = None
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
     """One warp serves the cells, the value templates and the table around (the others are
     crops of it, the same homography shifted): the raw warp, it white-balanced, the area with
     4 pixels around and its 25 cells."""
     w, h = _cell_size()
     m = table_margin()
-    raw = rectify(image, corners, inset, margin=m)
+    raw = rectify(image, corners, inset, margin=m, place=place)
     big = balance(raw, white)
     area = big[m - 4:m + 5 * h + 4, m - 4:m + 5 * w + 4]
     cells = [area[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w]
@@ -1014,10 +1340,11 @@ def _warp(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
 
 
 def _cells_and_table(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-                     white: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+                     white: np.ndarray, place: np.ndarray | None = None
+                     ) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
     """The 25 cells, the usual table patches around and the white-balanced area."""
-    _, big, area, cells = _warp(image, corners, inset, white)
-    _, _, patches, _ = table_patches(image, corners, inset, white, big)
+    _, big, area, cells = _warp(image, corners, inset, white, place)
+    _, _, patches, _ = table_patches(image, corners, inset, white, big, place)
     return cells, patches, area
 
 
@@ -1078,7 +1405,12 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
     ay = float(max(steps, key=lambda a: score((a, a))))
     ax = float(max(steps, key=lambda a: score((a, ay))))
     ay = float(max(steps, key=lambda a: score((ax, a))))
-    areas = [rectify(img, corners, (ax, ay), white=white) for img, corners, white, _ in found]
+    # each picture's area as its cards lie (the inset stays the fallback's, for readings
+    # whose cards are too few to register the area)
+    places = [register(img, _area_homography(corners, (ax, ay), 0))[0]
+              for img, corners, _, _ in found]
+    areas = [rectify(img, corners, (ax, ay), white=white, place=p)
+             for (img, corners, white, _), p in zip(found, places, strict=True)]
     grids = [g for *_, g in found]
     feats, classes, _ = _examples(areas, grids, augment=True)
     plain, plain_classes, _ = _examples(areas, grids, augment=False)
@@ -1088,16 +1420,18 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
     d[d < 1e-6] = np.inf
     same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
     spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
-    greys = [grey_area(img, corners, (ax, ay)) for img, corners, _, _ in found]
+    greys = [grey_area(img, corners, (ax, ay), p)
+             for (img, corners, _, _), p in zip(found, places, strict=True)]
     templates, values, masks = learn_templates(greys, grids)
     empties, tables = [], []
-    for img, corners, white, g in found:
-        cells, table, _ = _cells_and_table(img, corners, (ax, ay), white)
+    for (img, corners, white, g), p in zip(found, places, strict=True):
+        cells, table, _ = _cells_and_table(img, corners, (ax, ay), white, p)
         empties.append([cells[r * 5 + c] for r in range(5) for c in range(5) if g[r][c] is None])
         tables.append(table)
     mode, bare, texture = learn_bare(empties, tables)
     value_colours, value_spread = learn_value_colours(
-        [_cells_and_table(img, corners, (ax, ay), white)[0] for img, corners, white, _ in found],
+        [_cells_and_table(img, corners, (ax, ay), white, p)[0]
+         for (img, corners, white, _), p in zip(found, places, strict=True)],
         grids)
     return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
                     templates, values, masks, mode, bare, texture, value_colours, value_spread)

@@ -99,3 +99,11 @@ def test_colours_confirmed_together_as_one_at_a_time() -> None:
     together = grid.colours_confirm(look, cells)
     assert together == [grid.colour_confirms(look, c) for c in cells]
     assert together[:6] == [0, 1, 2, 3, 4, 5] and together[6] is None
+
+
+def test_windows_halved_in_one_piece_as_one_at_a_time() -> None:
+    rng = np.random.default_rng(3)
+    windows = [rng.integers(0, 256, (76, 60), dtype=np.uint8) for _ in range(7)]
+    together = grid._halves(windows)
+    assert together.dtype == np.float32
+    assert np.array_equal(together, np.stack([grid._half(w) for w in windows]))
