@@ -22,6 +22,14 @@ def _exact(obs: object, cells: Cells) -> bool:
                for r in range(5) for c in range(5))
 
 
+def _scene(style: Style, calibration: Calibration, cells: Cells, rng: np.random.Generator
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """A rendered grid and the area the markers and the learnt inset give it."""
+    image = render_grid(style, cells, rng)
+    corners, _ = grid.find_area(image)
+    return image, grid._area_homography(corners, calibration.grid.inset, 0)
+
+
 def _centres(place: np.ndarray) -> np.ndarray:
     """Where the 25 cells' middles lie in the picture under ``place`` (image -> area)."""
     w, h = grid._cell_size()
@@ -44,11 +52,8 @@ def test_markers_stuck_farther_out_than_in_calibration_still_read(
 def test_an_area_placed_off_true_is_brought_back_onto_its_cards(
         style: Style, calibration: Calibration) -> None:
     rng = np.random.default_rng(45)
-    cells = random_grid(rng, cards=16)
-    image = render_grid(style, cells, rng)
-    corners, _ = grid.find_area(image)
-    true, confirmed = grid.register(image, grid._area_homography(corners,
-                                                                   calibration.grid.inset, 0))
+    image, place = _scene(style, calibration, random_grid(rng, cards=16), rng)
+    true, confirmed = grid.register(image, place)
     assert confirmed
     w, h = grid._cell_size()
     # a quarter of a cell across, a sixth down, the area 4 % too wide (the outer column a
@@ -67,9 +72,7 @@ def test_too_few_cards_keep_the_markers_area(style: Style, calibration: Calibrat
     cells: Cells = [[None] * 5 for _ in range(5)]
     cells[2][2] = 3
     cells[2][3] = 1
-    image = render_grid(dataclasses.replace(style, mat=False), cells, rng)
-    corners, _ = grid.find_area(image)
-    place = grid._area_homography(corners, calibration.grid.inset, 0)
+    image, place = _scene(dataclasses.replace(style, mat=False), calibration, cells, rng)
     again, confirmed = grid.register(image, place)
     assert not confirmed
     assert again is place
@@ -91,3 +94,27 @@ def test_a_hidden_corner_marker_is_completed_from_the_cards(
         cv2.circle(image, (int(c[0]), int(c[1])), r, tuple(int(x) for x in below), -1)
         assert len(markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)) == 3
         assert _exact(grid.read_grid(image, calibration.grid), cells)
+
+
+def test_cards_agreeing_on_an_area_far_off_the_markers_are_astray(
+        style: Style, calibration: Calibration) -> None:
+    # where the markers' area lies half a cell off its cards, no correction is trusted (the
+    # lattice one cell over is as near), and the reading is to ask for every cell
+    rng = np.random.default_rng(45)
+    image, place = _scene(style, calibration, random_grid(rng, cards=16), rng)
+    true, confirmed, astray = grid.register_checked(image, place)
+    assert confirmed and not astray
+    w, _ = grid._cell_size()
+    off = np.array([[1, 0, 0.5 * w], [0, 1, 0], [0, 0, 1]], np.float64) @ true
+    kept, confirmed, astray = grid.register_checked(image, off)
+    assert not confirmed and astray
+    assert kept is off
+
+
+def test_too_few_cards_are_not_astray(style: Style, calibration: Calibration) -> None:
+    rng = np.random.default_rng(46)
+    cells: Cells = [[None] * 5 for _ in range(5)]
+    cells[2][2] = 3
+    image, place = _scene(dataclasses.replace(style, mat=False), calibration, cells, rng)
+    _, confirmed, astray = grid.register_checked(image, place)
+    assert not confirmed and not astray
