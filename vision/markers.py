@@ -49,8 +49,8 @@ def _detector(window: int, pixels_per_cell: int = 4) -> cv2.aruco.ArucoDetector:
         params.adaptiveThreshConstant = float(cfg["threshold_constant"])
         params.minDistanceToBorder = int(cfg["min_distance_to_border"])
         params.perspectiveRemovePixelPerCell = pixels_per_cell
-        # no error correction (the library's default too, said out loud): with DICT_4X4_50 one
-        # corrected bit could turn a smudged tile into another seat's
+        # no error correction (the library's default is 0.6): with DICT_4X4_50 one corrected
+        # bit could turn a smudged tile into another seat's
         params.errorCorrectionRate = 0.0
         det = cv2.aruco.ArucoDetector(dictionary, params)
         cache[(window, pixels_per_cell)] = det
