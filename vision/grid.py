@@ -543,6 +543,14 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         if not table:
             return {}
         table_px, table_medians, table_texture = _stats(table)
+        # a mat larger than the area: the patches around it show the mat in some places and
+        # the table past its edge in others; the cells are held to the mat calibration saw
+        keep = _bare_patches(table_medians, look)
+        if keep is not None:
+            table_px, table_medians, table_texture = (table_px[keep], table_medians[keep],
+                                                      table_texture[keep])
+            if table_at is not None:
+                table_at = table_at[keep]
         ref = np.median(table_medians, axis=0)
         # a striped or grained table shows more than one shade, and its lighter shades are
         # paler: the colour a cell must show is allowed the spread the table shows itself
@@ -575,8 +583,11 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         bare_hue = look.bare / (look.bare.sum(axis=1, keepdims=True) + 1.0)
         ratio = (medians.sum(axis=1)[:, None] + 1.0) / (look.bare.sum(axis=1)[None, :] + 1.0)
         loose = float(cfg["mat_brightness_ratio"])
-        near = ((np.abs(hue[:, None, :] - bare_hue[None, :, :]).max(axis=2)
-                 <= float(cfg["mat_hue_tolerance"]))
+        # a mat whose colour varied between the calibration pictures (their lamps, a mat
+        # swapped for another print of it) may stray as far again, each share on its own
+        hue_tolerance = float(cfg["mat_hue_tolerance"]) + bare_hue.max(axis=0) \
+            - bare_hue.min(axis=0)
+        near = ((np.abs(hue[:, None, :] - bare_hue[None, :, :]) <= hue_tolerance).all(axis=2)
                 & (ratio >= 1 / loose) & (ratio <= loose)).any(axis=1)
         mats = np.flatnonzero(plain & near)
         if not len(mats):
@@ -621,6 +632,40 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
+
+
+def _bare_patches(medians: np.ndarray, look: GridLook | None) -> np.ndarray | None:
+    """Of the table patches around the area (their median colours), those showing the
+    surface the calibration's empty cells showed, when that is not what most patches show
+    (a mat larger than the area: the patches reach past its edge onto the table in some
+    pictures and not in others); None to keep them all. The surface is the group of at least
+    ``table_neighbours`` + 1 patches of one colour (``_like``) nearest to a calibration
+    picture's empty cells, and it must be near them loosely (``mat_hue_tolerance``,
+    ``mat_brightness_ratio``: the lamps differ between pictures)."""
+    cfg = section("grid")
+    if look is None or not len(look.bare) or len(medians) <= int(cfg["table_neighbours"]):
+        return None
+    # each patch's group: the patches of its colour
+    groups = np.stack([_like(medians[:, None, :], m) >= 1.0 for m in medians])
+    size = groups.sum(axis=1)
+    keys = _colour_key(medians)
+    bare_keys = _colour_key(look.bare)
+    closeness = np.linalg.norm(keys[:, None, :] - bare_keys[None, :, :], axis=2).min(axis=1)
+    closeness[size <= int(cfg["table_neighbours"])] = np.inf
+    if not np.isfinite(closeness).any():
+        return None
+    best = int(np.argmin(closeness))
+    keep = groups[best]
+    if keep.sum() * 2 > len(medians):
+        return None  # most patches show that surface already: their median is its colour
+    ref = np.median(medians[keep], axis=0)
+    hue = ref / (ref.sum() + 1.0)
+    bare_hue = look.bare / (look.bare.sum(axis=1, keepdims=True) + 1.0)
+    ratio = (ref.sum() + 1.0) / (look.bare.sum(axis=1) + 1.0)
+    loose = float(cfg["mat_brightness_ratio"])
+    near = (np.abs(hue[None, :] - bare_hue).max(axis=1) <= float(cfg["mat_hue_tolerance"])) \
+        & (ratio >= 1 / loose) & (ratio <= loose)
+    return keep if near.any() else None
 
 
 def _texture_limit(texture_ref: float) -> float:
