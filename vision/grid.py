@@ -645,8 +645,10 @@ def _bare_patches(medians: np.ndarray, look: GridLook | None) -> np.ndarray | No
     cfg = section("grid")
     if look is None or not len(look.bare) or len(medians) <= int(cfg["table_neighbours"]):
         return None
-    # each patch's group: the patches of its colour
-    groups = np.stack([_like(medians[:, None, :], m) >= 1.0 for m in medians])
+    # each patch's group: the patches of its colour (row i: every patch against patch i)
+    n = len(medians)
+    groups = (_like(np.tile(medians, (n, 1))[:, None, :], np.repeat(medians, n, axis=0))
+              >= 1.0).reshape(n, n)
     size = groups.sum(axis=1)
     keys = _colour_key(medians)
     bare_keys = _colour_key(look.bare)
