@@ -520,9 +520,11 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     """Of ``candidates``, the cells that surely show the bare surface, with a confidence.
 
     The bare surface is this picture's table just outside the area (``table``: its usual
-    patches) when the calibration's empty cells showed their picture's table, or else a mat
+    patches, or those showing the calibration's surface when only some do: :func:`_bare_patches`)
+    when the calibration's empty cells showed their picture's table, or else a mat
     printed under the area: its colour in this picture is what the cells that look like the
-    calibration's mat (loosely: light and print runs shift it) have in common. A cell is surely
+    calibration's mat (loosely: light and print runs shift it, as far again as it varied between
+    the calibration pictures) have in common. A cell is surely
     empty only when nearly all its middle shows that colour and it has no more texture than
     the surface has; anything else (a hand, a sleeve, a card) makes it decline. With
     ``table_at`` (the patches' centres, in cells; the cells are the 25 of the area), each cell
