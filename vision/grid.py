@@ -55,9 +55,10 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
     # unsigned orientation in 20-degree bins: 180..360 degrees fall in the bins of 0..180 (the
     # fraction past a bin's start is the same either way: subtracting 9 from 9..18 is exact)
-    pos = ang * np.float32(1 / 20.0)
+    # (in place where an array is not needed again: each copy costs as much as the arithmetic)
+    pos = np.multiply(ang, np.float32(1 / 20.0), out=ang)
     base = np.floor(pos)
-    frac = pos - base
+    frac = np.subtract(pos, base, out=pos)
     hc, wc = h // 8, w // 8
     n = 5 * hc * 5 * wc * 9
     # each pixel votes into its two nearest orientations: the bins' indices come from a table
@@ -68,8 +69,9 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     lo += cell
     hi = _BIN_HI[at]
     hi += cell
-    upper = mag * frac
-    counts = (np.bincount(lo.ravel(), (mag - upper).ravel(), n)
+    upper = np.multiply(mag, frac, out=frac)
+    lower = np.subtract(mag, upper, out=mag)
+    counts = (np.bincount(lo.ravel(), lower.ravel(), n)
               + np.bincount(hi.ravel(), upper.ravel(), n))
     cells = counts.astype(np.float32).reshape(5 * hc, 5 * wc, 9)
     hist = cells.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
@@ -515,8 +517,9 @@ def _stats(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     # pixels keeps is taken away (print, a hand's outline and noise stay); the blur reaches
     # less far than the middle lies inside its cell, so cells do not mix
     g -= cv2.GaussianBlur(g, (13, 13), 3.0)
-    grad = (np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
-            + np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))).reshape(n, h, w)
+    grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+    grad += np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    grad = grad.reshape(n, h, w)
     texture = grad[:, y:h - y, x:w - x].reshape(n, -1).mean(axis=1)
     return px, np.median(px, axis=1).astype(np.float32), texture
 
