@@ -19,7 +19,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import as_strided, sliding_window_view
+from numpy.lib.stride_tricks import sliding_window_view
 
 from companion.ports import GridObservation
 from vision import markers
@@ -53,24 +53,26 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1)
     mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
-    # unsigned orientation in 20-degree bins (float modulo is slow: fold 180..360 by hand)
-    pos = ang * np.float32(1 / 20.0)
-    pos -= np.float32(9.0) * (pos >= 9.0)
+    # unsigned orientation in 20-degree bins: 180..360 degrees fall in the bins of 0..180 (the
+    # fraction past a bin's start is the same either way: subtracting 9 from 9..18 is exact)
+    # (in place where an array is not needed again: each copy costs as much as the arithmetic)
+    pos = np.multiply(ang, np.float32(1 / 20.0), out=ang)
     base = np.floor(pos)
-    frac = pos - base
-    lo = base.astype(np.int32)
-    lo[lo >= 9] = 0
-    hi = lo + 1
-    hi[hi == 9] = 0
+    frac = np.subtract(pos, base, out=pos)
     hc, wc = h // 8, w // 8
-    rows = np.arange(5 * h, dtype=np.int32)[:, None] // 8
-    cols = np.arange(5 * w, dtype=np.int32)[None, :] // 8
-    cell = (rows * (5 * wc) + cols) * 9
     n = 5 * hc * 5 * wc * 9
-    # each pixel votes into its two nearest orientations
-    upper = mag * frac
-    counts = (np.bincount((cell + lo).ravel(), (mag - upper).ravel(), n)
-              + np.bincount((cell + hi).ravel(), upper.ravel(), n))
+    # each pixel votes into its two nearest orientations: the bins' indices come from a table
+    # (cheaper than folding and fixing the wrap-around in place)
+    at = base.astype(np.intp)
+    cell = _hog_cells(w, h)
+    lo = _BIN_LO[at]
+    lo += cell
+    hi = _BIN_HI[at]
+    hi += cell
+    upper = np.multiply(mag, frac, out=frac)
+    lower = np.subtract(mag, upper, out=mag)
+    counts = (np.bincount(lo.ravel(), lower.ravel(), n)
+              + np.bincount(hi.ravel(), upper.ravel(), n))
     cells = counts.astype(np.float32).reshape(5 * hc, 5 * wc, 9)
     hist = cells.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
     # 2x2-cell blocks: the four neighbours side by side, in (row, column, orientation) order
@@ -89,6 +91,24 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     colour = np.concatenate([mean / 230.0, std[:, None] / 230.0], axis=1)
     weight = float(section("grid")["colour_weight"])
     return np.concatenate([shape, colour * weight / 4], axis=1).astype(np.float32)
+
+
+_HOG_CELLS: dict[tuple[int, int], np.ndarray] = {}
+#: an angle's 20-degree step (0..18: 360 degrees is step 18) -> its lower and upper bin (0..8)
+_BIN_LO = np.arange(19, dtype=np.intp) % 9
+_BIN_HI = (_BIN_LO + 1) % 9
+
+
+def _hog_cells(w: int, h: int) -> np.ndarray:
+    """Per pixel of an area of 5x5 cells (``w`` x ``h``), the first of its 8x8-pixel cell's 9
+    orientation bins (made once per cell size)."""
+    cell = _HOG_CELLS.get((w, h))
+    if cell is None:
+        rows = np.arange(5 * h, dtype=np.intp)[:, None] // 8
+        cols = np.arange(5 * w, dtype=np.intp)[None, :] // 8
+        cell = (rows * (5 * (w // 8)) + cols) * 9
+        _HOG_CELLS[(w, h)] = cell
+    return cell
 
 
 @dataclass
@@ -169,7 +189,7 @@ def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         opposite = (missing + 2) % 4
         centres[missing] = centres[(missing + 1) % 4] + centres[(missing + 3) % 4] \
             - centres[opposite]
-    white = np.mean([markers.white_black(image, q)[0] for q in found.values()], axis=0)
+    white = np.mean(markers.whites(image, list(found.values())), axis=0)
     return np.stack([centres[i] for i in range(4)]).astype(np.float32), white
 
 
@@ -245,8 +265,9 @@ def card_outlines(image: np.ndarray, place: np.ndarray
         return np.asarray(a[r0 - dy:r1 - dy, c0 - dx:c1 - dx] - a[r0 + dy:r1 + dy, c0 + dx:c1 + dx])
 
     def strength(steps: np.ndarray) -> np.ndarray:
-        # the colours' steps summed (a matrix transform: numpy's sum over three is slow)
-        return np.asarray(cv2.transform(np.abs(steps), np.ones((1, 3), np.float32)))
+        # the colours' steps summed (a matrix transform: numpy's sum over three is slow); the
+        # steps are a scratch array, made positive in place
+        return np.asarray(cv2.transform(np.abs(steps, out=steps), np.ones((1, 3), np.float32)))
 
     def fit(score: np.ndarray) -> float:
         return float(_windows(score, rows, cols).max(axis=1).sum())
@@ -255,7 +276,14 @@ def card_outlines(image: np.ndarray, place: np.ndarray
     cw = max(widths, key=lambda k: fit(strength(pair(sides, 0, k // 2))))
     across = pair(sides, 0, cw // 2)
     tops = cv2.boxFilter(gy, -1, (cw, band))
-    scores = {ch: strength(across + pair(tops, ch // 2, 0)) for ch in heights}
+
+    def boxed(dy: int) -> np.ndarray:
+        # the four sides' steps: the top and bottom's, the left and right's added in place
+        steps = pair(tops, dy, 0)
+        steps += across
+        return steps
+
+    scores = {ch: strength(boxed(ch // 2)) for ch in heights}
     ch = max(heights, key=lambda k: fit(scores[k]))
     win = _windows(scores[ch], rows, cols)
     at = win.argmax(axis=1)
@@ -489,8 +517,9 @@ def _stats(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     # pixels keeps is taken away (print, a hand's outline and noise stay); the blur reaches
     # less far than the middle lies inside its cell, so cells do not mix
     g -= cv2.GaussianBlur(g, (13, 13), 3.0)
-    grad = (np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
-            + np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))).reshape(n, h, w)
+    grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+    grad += np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    grad = grad.reshape(n, h, w)
     texture = grad[:, y:h - y, x:w - x].reshape(n, -1).mean(axis=1)
     return px, np.median(px, axis=1).astype(np.float32), texture
 
@@ -870,11 +899,11 @@ class _Bank:
         def placed(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
             out = cv2.matchTemplate(image, np.ascontiguousarray(kernel.reshape(th, tw)),
                                     cv2.TM_CCORR)
-            # each image's own placements start every ``height`` rows: a view, no copy
+            # each image's own placements start every ``height`` rows: a view, no copy (made
+            # directly: numpy's as_strided costs more than the arithmetic on it)
             step = out.strides[0]
-            return np.asarray(as_strided(out, (n, rows, cols),
-                                         (height * step, step, out.strides[1]),
-                                         writeable=False))
+            return np.ndarray((n, rows, cols), out.dtype, out, 0,
+                              (height * step, step, out.strides[1]))
 
         squared = tall * tall
         spread = []
