@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING
 
 # The readers multiply small matrices; BLAS threads cost far more than they save there (16 ms
 # instead of 0.7 ms per Robot Master card on a busy 2-core machine) and take cores from the UI.
-# This only takes effect when numpy is first imported after this package, as in the CLI and app.
+# This only takes effect when numpy is first imported after this package, as in the CLI and app;
+# the readers also set it at run time (vision/blas.py), so scripts and tests read the same.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 if TYPE_CHECKING:

@@ -13,7 +13,12 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.blas import one_blas_thread
 from vision.thresholds import section
+
+# readings must not depend on how many BLAS threads numpy happened to start with (tiles and
+# order cards read through this module)
+one_blas_thread()
 
 
 def hex_to_bgr01(text: str) -> np.ndarray:

@@ -23,8 +23,12 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from companion.ports import GridObservation
 from vision import markers
+from vision.blas import one_blas_thread
 from vision.errors import NoPlayAreaFound
 from vision.thresholds import section
+
+# readings must not depend on how many BLAS threads numpy happened to start with
+one_blas_thread()
 
 Region = tuple[int, int, int, int]
 EMPTY = 6  # class index of an empty cell
