@@ -177,7 +177,8 @@ def card_aspect(quad: np.ndarray) -> float:
 
 
 def find_card(image: np.ndarray, aspect: float | None = None, area: float | None = None,
-              accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray:
+              accept: Callable[[np.ndarray], bool] | None = None,
+              confirm: Callable[[np.ndarray], bool] | None = None) -> np.ndarray:
     """The card's corners in image pixels (4x2, top-left first, clockwise), upright.
 
     ``aspect`` is the user's cards' shape learnt in calibration; without it any card-like shape
@@ -185,7 +186,10 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     picture a calibration card covered: how far from the lens this user holds cards (a card
     covering less than ``order.min_area`` is then looked for down to ``area_fraction`` of it).
     ``accept`` judges a card-shaped outline (picture pixels, upright): one it turns down (a
-    board, a face-down card) is passed over and the search goes on as if it were not there."""
+    board, a face-down card) is passed over and the search goes on as if it were not there.
+    ``confirm`` judges, more strictly, an outline one side of which is placed from ``aspect``
+    (no edge shows it: a hand over it); without it (or ``aspect``) such outlines are not
+    looked for."""
     cfg = section("order")
     if area is not None:
         cfg = {**cfg, "min_area": min(float(cfg["min_area"]), float(cfg["area_fraction"]) * area)}
@@ -220,6 +224,17 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             except NoCardFound:
                 judged[key] = False
         return judged[key]
+
+    def sure(quad: np.ndarray) -> bool:  # in small pixels
+        assert confirm is not None
+        key = b"partial" + np.round(quad).astype(np.int16).tobytes()
+        if key not in judged:
+            try:
+                judged[key] = confirm(_upright((quad + 0.5) / k - 0.5))
+            except NoCardFound:
+                judged[key] = False
+        return judged[key]
+    partial = None if confirm is None or aspect is None else _Partial(aspect, sure)
     otsu, _ = cv2.threshold(g8.astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu follows the strong edges of the printed robot; a pale card on a pale table needs a
     # lower level, a busy table a higher one. Levels are tried from the highest and the largest
@@ -248,7 +263,7 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             if level not in split:
                 split[level] = _split(g8, level)
             found = _card_at_level(split[level], cfg, clipped_shape if clipped else shape,
-                                   clipped, gradient, level, fits)
+                                   clipped, gradient, level, fits, partial)
             area = 0.0 if found is None else float(cv2.contourArea(found))
             if found is not None and (best is None or area > cv2.contourArea(best)):
                 best = found
@@ -315,14 +330,16 @@ def _split(g8: np.ndarray, level: float) -> _Split:
 
 def _card_at_level(split: _Split, cfg: dict[str, Any], shape: tuple[float, float],
                    clipped: bool, gradient: _Gradient | None = None, level: float = 0.0,
-                   accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray | None:
+                   accept: Callable[[np.ndarray], bool] | None = None,
+                   partial: _Partial | None = None) -> np.ndarray | None:
     regions, stats, contact, fg = split.regions, split.stats, split.contact, split.fg
     sh, sw = fg.shape
     if split.blobs is None:
         split.blobs = _blobs(fg, cfg)
     if not clipped:
         return _card_in(fg, cfg, shape, split.blobs,
-                        edges=None if gradient is None else (gradient, level), accept=accept)
+                        edges=None if gradient is None else (gradient, level), accept=accept,
+                        partial=partial)
     # a card partly out of view: each region that meets the border along a short stretch
     # (not the room or the table) is tried as part of the card, one at a time, so an arm
     # reaching in from the border is never joined to it
@@ -388,7 +405,8 @@ def _shifted(accept: Callable[[np.ndarray], bool],
 def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
              blobs: _Blobs | None = None, only: np.ndarray | None = None,
              edges: tuple[_Gradient, float] | None = None,
-             accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray | None:
+             accept: Callable[[np.ndarray], bool] | None = None,
+             partial: _Partial | None = None) -> np.ndarray | None:
     """The largest card-shaped blob of a foreground mask, as 4 corners (clockwise); only the
     blobs ``only`` when given. With ``edges`` (the picture's gradient and the edge level), a
     blob that is not card-shaped itself (the card lies against a board, another card, a hand
@@ -415,7 +433,8 @@ def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
             if box not in gradient.barren:
                 quad = _card_from_lines(mask, gradient.crop(int(x), int(y), int(bw), int(bh)),
                                         level, cfg, shape, (int(x), int(y), sw, sh),
-                                        None if accept is None else _shifted(accept, at))
+                                        None if accept is None else _shifted(accept, at),
+                                        None if partial is None else partial.shifted(at))
                 if quad is None:
                     gradient.barren.add(box)
         if quad is None:
@@ -492,12 +511,17 @@ def _edge_support(quad: np.ndarray, edge: np.ndarray, direction: np.ndarray,
 def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], level: float,
                      cfg: dict[str, Any], shape: tuple[float, float],
                      frame: tuple[int, int, int, int],
-                     accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray | None:
+                     accept: Callable[[np.ndarray], bool] | None = None,
+                     partial: _Partial | None = None) -> np.ndarray | None:
     """The largest card in a blob whose own outline is not card-shaped (the card touches a
     board or another card, or a hand of its border's colour), from straight edges: lines many
     edge pixels lie on (each pixel votes only for lines across its own step), paired into
     rectangles of the card's shape whose four sides each run along edges for a good part of
-    their length and whose inside is the blob's. Corners clockwise, in ``mask`` pixels."""
+    their length and whose inside is the blob's. Corners clockwise, in ``mask`` pixels.
+
+    With ``partial`` (the calibrated card's shape and a judge of its print), a card whose fourth
+    side no edge shows (a hand over it, a board of its frame's colour beside it) is looked for
+    too: see :func:`_three_sided`."""
     g8, direction = crop
     bh, bw = mask.shape
     sw, sh = frame[2:]
@@ -560,6 +584,23 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
             if gap >= min_side:
                 pairs.append(((ta, ra), (tb, rb), (ta + tb) / 2 if abs(ta - tb) < math.pi / 2
                               else (ta + tb + math.pi) / 2 % math.pi))
+    found = _four_sided(mask, edge, direction, xs, ys, pairs, cfg, shape, frame, accept)
+    if found is None and partial is not None:
+        found = _three_sided(mask, edge, direction, lines, pairs, cfg, frame, partial)
+    return found
+
+
+def _four_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray, xs: np.ndarray,
+                ys: np.ndarray, pairs: list[tuple[tuple[float, float], tuple[float, float], float]],
+                cfg: dict[str, Any], shape: tuple[float, float],
+                frame: tuple[int, int, int, int],
+                accept: Callable[[np.ndarray], bool] | None) -> np.ndarray | None:
+    """The largest rectangle of two pairs of ``pairs`` whose four sides run along edges (see
+    :func:`_card_from_lines`)."""
+    bh, bw = mask.shape
+    sw, sh = frame[2:]
+    support = float(cfg["min_edge_support"])
+    tilt = math.radians(float(cfg["edge_tilt_degrees"]))
     cos_tol = math.cos(math.radians(float(cfg["edge_direction_degrees"])))
     min_area = float(cfg["min_area"]) * sw * sh
     found = _rectangles(pairs, tilt, min_area, shape)
@@ -609,6 +650,123 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
             if shape[0] <= card_aspect(fitted) <= shape[1] and (accept is None or
                                                                  accept(fitted)):
                 return fitted
+    return None
+
+
+@dataclass
+class _Partial:
+    """How to take a card seen on three sides only: the calibrated cards' shape places the
+    fourth, and ``confirm`` judges the outline by its print, strictly (it is partly guessed)."""
+
+    aspect: float
+    confirm: Callable[[np.ndarray], bool]
+
+    def shifted(self, at: np.ndarray) -> _Partial:
+        return _Partial(self.aspect, _shifted(self.confirm, at))
+
+
+def _three_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray,
+                 lines: list[tuple[float, float, float]],
+                 pairs: list[tuple[tuple[float, float], tuple[float, float], float]],
+                 cfg: dict[str, Any], frame: tuple[int, int, int, int],
+                 partial: _Partial) -> np.ndarray | None:
+    """A card whose fourth side shows no edge: a hand holding the card often covers much of
+    one side, and a card lying on a board whose rim has the card frame's colour has no step
+    there. Two nearly parallel lines and a line across them that run along edges are three of
+    the card's sides; the calibrated cards' shape says where the fourth lies (the pair may be
+    the long sides or the short ones, and the card may lie on either side of the line across:
+    each is tried). The outline is partly guessed and the card may lean a little (its shape on
+    the picture is not quite the calibrated one), so it is taken only when ``partial.confirm``
+    finds its print, lined up, like the calibration cards'. Corners clockwise, ``mask`` pixels.
+    """
+    ox, oy, sw, sh = frame
+    tilt = math.radians(float(cfg["edge_tilt_degrees"]))
+    cos_tol = math.cos(math.radians(float(cfg["edge_direction_degrees"])))
+    support = float(cfg["three_side_support"])
+    if not pairs or not lines:
+        return None
+    # every pair with every line across it: the corners where the line across meets the pair
+    pt = np.array([[p[0][0], p[1][0]] for p in pairs])  # (n, 2) normal angles
+    pr = np.array([[p[0][1], p[1][1]] for p in pairs])
+    mid = np.array([p[2] for p in pairs])
+    lt = np.array([ln[0] for ln in lines])
+    lr = np.array([ln[1] for ln in lines])
+    d = np.abs(mid[:, None] - lt[None, :]) % math.pi
+    across = np.abs(np.minimum(d, math.pi - d) - math.pi / 2) <= tilt
+    a, c = np.nonzero(across)
+    if len(a) == 0:
+        return None
+
+    def cross(t1: np.ndarray, r1: np.ndarray, t2: np.ndarray, r2: np.ndarray) -> np.ndarray:
+        c1, s1, c2, s2 = np.cos(t1), np.sin(t1), np.cos(t2), np.sin(t2)
+        det = c1 * s2 - s1 * c2
+        det = np.where(np.abs(det) < 1e-6, np.nan, det)
+        return np.stack([(r1 * s2 - r2 * s1) / det, (c1 * r2 - c2 * r1) / det], axis=-1)
+
+    p = cross(lt[c], lr[c], pt[a, 0], pr[a, 0])  # on the pair's first line
+    q = cross(lt[c], lr[c], pt[a, 1], pr[a, 1])  # on its second
+    ok = np.isfinite(p).all(axis=1) & np.isfinite(q).all(axis=1)
+    p, q, a, c = p[ok], q[ok], a[ok], c[ok]
+    width = np.linalg.norm(q - p, axis=1)
+    # the side across must itself run along edges (checked first: it prunes most)
+    keep = _segment_support(np.stack([p, q], axis=1), edge, direction, cos_tol) >= support
+    p, q, a, c, width = p[keep], q[keep], a[keep], c[keep], width[keep]
+    if len(p) == 0:
+        return None
+    # the pair's two lines run from the line across to the fourth side, parallel to it at the
+    # card's length (or width) from it
+    quads = []
+    for length in (width * partial.aspect, width / partial.aspect):
+        for sign in (1.0, -1.0):
+            far = lr[c] + sign * length
+            p2 = cross(lt[c], far, pt[a, 0], pr[a, 0])
+            q2 = cross(lt[c], far, pt[a, 1], pr[a, 1])
+            quads.append(np.stack([p, q, q2, p2], axis=1))
+    quad_all = np.concatenate(quads)  # (m, 4, 2): p, q on the side across; q2, p2 guessed
+    fine = np.isfinite(quad_all).all(axis=(1, 2))
+    quad_all = quad_all[fine]
+    if len(quad_all) == 0:
+        return None
+    # the whole card lies in the picture, and the two sides along the pair run along edges
+    at = np.array([ox, oy], np.float64)
+    inside = ((quad_all + at >= -1) & (quad_all + at <= np.array([sw, sh]))).all(axis=(1, 2))
+    quad_all = quad_all[inside]
+    if len(quad_all) == 0:
+        return None
+    ends = np.stack([np.stack([quad_all[:, 1], quad_all[:, 2]], axis=1),
+                     np.stack([quad_all[:, 0], quad_all[:, 3]], axis=1)], axis=1).reshape(-1, 2, 2)
+    along = _segment_support(ends, edge, direction, cos_tol).reshape(-1, 2)
+    good = along.min(axis=1) >= support
+    quad_all, along = quad_all[good], along[good]
+    if len(quad_all) == 0:
+        return None
+    x, y = quad_all[..., 0], quad_all[..., 1]
+    area = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+    min_area = float(cfg["min_area"]) * sw * sh
+    big = area >= min_area
+    quad_all, along, area = quad_all[big], along[big], area[big]
+    # the best-edged first, then the largest
+    order_ = np.lexsort((-area, -along.min(axis=1)))
+    tried: list[tuple[np.ndarray, float]] = []
+    for k in order_:
+        quad = quad_all[k].astype(np.float32)
+        centre_, size_ = quad.mean(axis=0), float(area[k])
+        if any(float(np.linalg.norm(centre_ - c_)) < 0.1 * math.sqrt(a_) and
+               abs(size_ / a_ - 1) < 0.15 for c_, a_ in tried):
+            continue
+        if len(tried) == int(cfg["line_rectangles"]):
+            break
+        tried.append((centre_, size_))
+        if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+            continue
+        shown = np.zeros_like(mask)
+        cv2.fillConvexPoly(shown, np.round(quad).astype(np.int32), 1)
+        # at least this much of the card shows (the rest is the hand over it)
+        if float((shown & mask).sum()) < float(cfg["three_side_fill"]) * size_:
+            continue
+        quad = _clockwise(quad)
+        if partial.confirm(quad):
+            return quad
     return None
 
 
@@ -1004,16 +1162,30 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     """The card's corners in picture pixels (upright, clockwise), as the reader uses them: a
     card-shaped outline is taken only when printed like the calibration cards, then lined up
     with their print. Raises :class:`NoCardFound`."""
-    accept = None
+    accept = confirm = None
     if look.sketch is not None and look.min_likeness is not None:
         template, least = look.sketch, look.min_likeness
+        cfg = section("order")
+        # min_likeness is likeness_fraction of the calibration cards' median likeness
+        strict = least * float(cfg["lined_up_likeness"]) / float(cfg["likeness_fraction"])
+        near = least * float(cfg["near_likeness"])
+
+        def confirm(quad: np.ndarray) -> bool:
+            # an outline a little off (a side on the inner edge of the card's frame, the
+            # card leaning) or partly guessed (a side under a hand): its print, lined up with
+            # the calibration cards' (at most align_max canonical pixels), must match about as
+            # well as they match each other; a board or a tile lined up so matches far less
+            if likeness(sketch(plain_card(image, quad)), template) < near:
+                return False
+            moved = align(image, quad, template)
+            return likeness(sketch(plain_card(image, moved)), template) >= strict
 
         def accept(quad: np.ndarray) -> bool:
             # card-shaped, but not printed like the user's robot cards: a personal board, a
             # face-down card, or a card with the board beside it taken for one
-            return likeness(sketch(plain_card(image, quad)), template) >= least
+            return likeness(sketch(plain_card(image, quad)), template) >= least or confirm(quad)
 
-    quad = find_card(image, look.aspect, look.area, accept)
+    quad = find_card(image, look.aspect, look.area, accept, confirm)
     return quad if look.sketch is None else align(image, quad, look.sketch)
 
 
