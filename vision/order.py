@@ -1077,9 +1077,13 @@ def read_classes(cls: np.ndarray, look: OrderLook) -> RobotReading:
         cls_ = cls[look.masks[k]]
         counts = np.bincount(cls_[cls_ >= 0], minlength=len(look.model.names)).astype(float)
         order = np.argsort(counts)[::-1]
-        # learnt masks cover only the part; default bands also hold paper, so count colours only
-        total = float(len(cls_)) if look.learnt else max(float(counts.sum()), 1.0)
-        enough = counts.sum() >= max(cfg["min_mask_pixels"], 0.15 * len(cls_))
+        # the part's colour is what its colours say: the paper in its place is not counted
+        # (default bands hold paper; a learnt place is where most calibration cards showed
+        # the part, and a card whose art draws the part smaller, or a finger over it, shows
+        # paper or skin in some of it), but enough of the place must show part colours
+        total = max(float(counts.sum()), 1.0)
+        shown = float(cfg["min_part_shown"]) if look.learnt else 0.15
+        enough = counts.sum() >= max(cfg["min_mask_pixels"], shown * len(cls_))
         share, runner_up = counts[order[0]] / total, counts[order[1]] / total
         confidence = round(float(max(0.0, share - runner_up)), 3)
         confidences.append(confidence)
