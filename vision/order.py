@@ -1162,33 +1162,46 @@ def read_turned(cls: np.ndarray, look: OrderLook,
     return RobotReading(None, 0.0, upright.parts)
 
 
+Judge = Callable[[np.ndarray], bool]
+
+
+def outline_judges(image: np.ndarray, look: OrderLook) -> tuple[Judge, Judge] | None:
+    """How :func:`locate` judges card-shaped outlines (picture pixels, upright) by their print,
+    once calibration learnt it (None before): ``accept`` takes an outline printed like the
+    calibration cards (or one a little off whose print, lined up, matches closely), and
+    ``confirm`` takes only the latter (an outline partly guessed: a side under a hand)."""
+    if look.sketch is None or look.min_likeness is None:
+        return None
+    template, least = look.sketch, look.min_likeness
+    cfg = section("order")
+    # min_likeness is likeness_fraction of the calibration cards' median likeness
+    strict = least * float(cfg["lined_up_likeness"]) / float(cfg["likeness_fraction"])
+    near = least * float(cfg["near_likeness"])
+
+    def confirm(quad: np.ndarray) -> bool:
+        # an outline a little off (a side on the inner edge of the card's frame, the card
+        # leaning) or partly guessed (a side under a hand): its print, lined up with the
+        # calibration cards' (at most align_max canonical pixels), must match about as well
+        # as they match each other; a board or a tile lined up so matches far less
+        if likeness(sketch(plain_card(image, quad)), template) < near:
+            return False
+        moved = align(image, quad, template)
+        return likeness(sketch(plain_card(image, moved)), template) >= strict
+
+    def accept(quad: np.ndarray) -> bool:
+        # card-shaped, but not printed like the user's robot cards: a personal board, a
+        # face-down card, or a card with the board beside it taken for one
+        return likeness(sketch(plain_card(image, quad)), template) >= least or confirm(quad)
+
+    return accept, confirm
+
+
 def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     """The card's corners in picture pixels (upright, clockwise), as the reader uses them: a
     card-shaped outline is taken only when printed like the calibration cards, then lined up
     with their print. Raises :class:`NoCardFound`."""
-    accept = confirm = None
-    if look.sketch is not None and look.min_likeness is not None:
-        template, least = look.sketch, look.min_likeness
-        cfg = section("order")
-        # min_likeness is likeness_fraction of the calibration cards' median likeness
-        strict = least * float(cfg["lined_up_likeness"]) / float(cfg["likeness_fraction"])
-        near = least * float(cfg["near_likeness"])
-
-        def confirm(quad: np.ndarray) -> bool:
-            # an outline a little off (a side on the inner edge of the card's frame, the
-            # card leaning) or partly guessed (a side under a hand): its print, lined up with
-            # the calibration cards' (at most align_max canonical pixels), must match about as
-            # well as they match each other; a board or a tile lined up so matches far less
-            if likeness(sketch(plain_card(image, quad)), template) < near:
-                return False
-            moved = align(image, quad, template)
-            return likeness(sketch(plain_card(image, moved)), template) >= strict
-
-        def accept(quad: np.ndarray) -> bool:
-            # card-shaped, but not printed like the user's robot cards: a personal board, a
-            # face-down card, or a card with the board beside it taken for one
-            return likeness(sketch(plain_card(image, quad)), template) >= least or confirm(quad)
-
+    judges = outline_judges(image, look)
+    accept, confirm = (None, None) if judges is None else judges
     quad = find_card(image, look.aspect, look.area, accept, confirm)
     return quad if look.sketch is None else align(image, quad, look.sketch)
 
