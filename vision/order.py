@@ -234,7 +234,8 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             except NoCardFound:
                 judged[key] = False
         return judged[key]
-    partial = None if confirm is None or aspect is None else _Partial(aspect, sure)
+    partial = None if confirm is None or aspect is None else _Partial(
+        aspect, sure, budget=[int(cfg["three_side_budget"])])
     otsu, _ = cv2.threshold(g8.astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu follows the strong edges of the printed robot; a pale card on a pale table needs a
     # lower level, a busy table a higher one. Levels are tried from the highest and the largest
@@ -270,6 +271,9 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             if area > 0 and abs(area - previous) < 0.03 * area:
                 break
             previous = area
+        if best is None and not clipped and partial is not None and partial.found:
+            # no card seen whole, but one seen on three sides (a hand over the fourth)
+            best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
         if best is not None:
             break
     if best is None:
@@ -585,8 +589,10 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
                 pairs.append(((ta, ra), (tb, rb), (ta + tb) / 2 if abs(ta - tb) < math.pi / 2
                               else (ta + tb + math.pi) / 2 % math.pi))
     found = _four_sided(mask, edge, direction, xs, ys, pairs, cfg, shape, frame, accept)
-    if found is None and partial is not None:
-        found = _three_sided(mask, edge, direction, lines, pairs, cfg, frame, partial)
+    if found is None and partial is not None and not partial.found:
+        guessed = _three_sided(mask, edge, direction, lines, pairs, cfg, frame, partial)
+        if guessed is not None:
+            partial.found.append(guessed + partial.at)
     return found
 
 
@@ -653,16 +659,63 @@ def _four_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray, xs: n
     return None
 
 
+class _Runs:
+    """Where lines (normal angle, offset) run along edge pixels stepping across them, sampled
+    a pixel apart along each line, as running counts: the support of any stretch of a line is
+    then found at once (as :func:`_segment_support` finds it for one segment)."""
+
+    def __init__(self, thetas: np.ndarray, offsets: np.ndarray, edge: np.ndarray,
+                 direction: np.ndarray, cos_tol: float) -> None:
+        h, w = edge.shape
+        self.reach = int(math.hypot(w, h)) + 2
+        self.along = np.stack([-np.sin(thetas), np.cos(thetas)], axis=1)  # (n, 2)
+        normal = np.stack([np.cos(thetas), np.sin(thetas)], axis=1)
+        t = np.arange(-self.reach, self.reach + 1, dtype=np.float64)
+        foot = offsets[:, None, None] * normal[:, None, :]
+        pts = foot + t[None, :, None] * self.along[:, None, :]  # (n, k, 2)
+        hit = np.zeros(pts.shape[:2], bool)
+        for o in (-1.0, 0.0, 1.0):
+            xy = np.round(pts + o * normal[:, None, :]).astype(np.int64)
+            x = np.clip(xy[..., 0], 0, w - 1)
+            y = np.clip(xy[..., 1], 0, h - 1)
+            inside = (xy[..., 0] == x) & (xy[..., 1] == y)
+            across = np.abs(np.cos(direction[y, x] - thetas[:, None])) >= cos_tol
+            hit |= inside & edge[y, x] & across
+        self.counts = np.concatenate([np.zeros((len(thetas), 1)), np.cumsum(hit, axis=1)],
+                                     axis=1)
+
+    def support(self, line: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """The share of each stretch ``p``..``q`` (points on line ``line``; their ends left
+        out, as :data:`_ALONG` leaves them) that runs along such edge pixels."""
+        tp = (p * self.along[line]).sum(axis=1)
+        tq = (q * self.along[line]).sum(axis=1)
+        lo, hi = np.minimum(tp, tq), np.maximum(tp, tq)
+        lo, hi = lo + 0.05 * (hi - lo), hi - 0.05 * (hi - lo)
+        size = self.counts.shape[1] - 1
+        j0 = np.clip(np.ceil(lo + self.reach), 0, size).astype(np.int64)
+        j1 = np.clip(np.floor(hi + self.reach) + 1, 0, size).astype(np.int64)
+        span = np.maximum(np.floor(hi) - np.ceil(lo) + 1, 1.0)
+        return np.asarray((self.counts[line, j1] - self.counts[line, j0]) / span)
+
+
 @dataclass
 class _Partial:
     """How to take a card seen on three sides only: the calibrated cards' shape places the
-    fourth, and ``confirm`` judges the outline by its print, strictly (it is partly guessed)."""
+    fourth, and ``confirm`` judges the outline by its print, strictly (it is partly guessed).
+    Such cards are kept aside in ``found`` (picture's small pixels): one is taken only when no
+    card is seen whole, and once one is found no more are looked for."""
 
     aspect: float
     confirm: Callable[[np.ndarray], bool]
+    at: np.ndarray = field(default_factory=lambda: np.zeros(2, np.float32))
+    found: list[np.ndarray] = field(default_factory=list)
+    #: how many more outlines the picture's search may judge (a busy table with no card in
+    #: view has many three-sided rectangles: its lanes, tiles, cards of a grid)
+    budget: list[int] = field(default_factory=lambda: [1 << 30])
 
     def shifted(self, at: np.ndarray) -> _Partial:
-        return _Partial(self.aspect, _shifted(self.confirm, at))
+        """The same search on a crop at ``at`` (its quads are in the crop's pixels)."""
+        return _Partial(self.aspect, self.confirm, self.at + at, self.found, self.budget)
 
 
 def _three_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray,
@@ -683,7 +736,7 @@ def _three_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray,
     tilt = math.radians(float(cfg["edge_tilt_degrees"]))
     cos_tol = math.cos(math.radians(float(cfg["edge_direction_degrees"])))
     support = float(cfg["three_side_support"])
-    if not pairs or not lines:
+    if not pairs or not lines or partial.budget[0] <= 0:
         return None
     # every pair with every line across it: the corners where the line across meets the pair
     pt = np.array([[p[0][0], p[1][0]] for p in pairs])  # (n, 2) normal angles
@@ -703,39 +756,45 @@ def _three_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray,
         det = np.where(np.abs(det) < 1e-6, np.nan, det)
         return np.stack([(r1 * s2 - r2 * s1) / det, (c1 * r2 - c2 * r1) / det], axis=-1)
 
+    # the pair and the line across come from thousands of combinations in a busy picture (a
+    # board's lanes, a grid of cards): each line's edge pixels are looked up once, and a side's
+    # support is then a difference of running counts along its line
+    index = {(t, r): i for i, (t, r, _) in enumerate(lines)}
+    la = np.array([[index[p_[0]], index[p_[1]]] for p_ in pairs])  # (n, 2) the pair's lines
+    run = _Runs(lt, lr, edge, direction, cos_tol)
     p = cross(lt[c], lr[c], pt[a, 0], pr[a, 0])  # on the pair's first line
     q = cross(lt[c], lr[c], pt[a, 1], pr[a, 1])  # on its second
     ok = np.isfinite(p).all(axis=1) & np.isfinite(q).all(axis=1)
     p, q, a, c = p[ok], q[ok], a[ok], c[ok]
     width = np.linalg.norm(q - p, axis=1)
     # the side across must itself run along edges (checked first: it prunes most)
-    keep = _segment_support(np.stack([p, q], axis=1), edge, direction, cos_tol) >= support
+    keep = run.support(c, p, q) >= support
     p, q, a, c, width = p[keep], q[keep], a[keep], c[keep], width[keep]
     if len(p) == 0:
         return None
     # the pair's two lines run from the line across to the fourth side, parallel to it at the
     # card's length (or width) from it
-    quads = []
+    quads, sides = [], []
     for length in (width * partial.aspect, width / partial.aspect):
         for sign in (1.0, -1.0):
             far = lr[c] + sign * length
             p2 = cross(lt[c], far, pt[a, 0], pr[a, 0])
             q2 = cross(lt[c], far, pt[a, 1], pr[a, 1])
             quads.append(np.stack([p, q, q2, p2], axis=1))
+            sides.append(la[a])
     quad_all = np.concatenate(quads)  # (m, 4, 2): p, q on the side across; q2, p2 guessed
+    pair_lines = np.concatenate(sides)
     fine = np.isfinite(quad_all).all(axis=(1, 2))
-    quad_all = quad_all[fine]
-    if len(quad_all) == 0:
-        return None
-    # the whole card lies in the picture, and the two sides along the pair run along edges
+    # the whole card lies in the picture
     at = np.array([ox, oy], np.float64)
-    inside = ((quad_all + at >= -1) & (quad_all + at <= np.array([sw, sh]))).all(axis=(1, 2))
-    quad_all = quad_all[inside]
+    fine &= ((np.nan_to_num(quad_all) + at >= -1) &
+             (np.nan_to_num(quad_all) + at <= np.array([sw, sh]))).all(axis=(1, 2))
+    quad_all, pair_lines = quad_all[fine], pair_lines[fine]
     if len(quad_all) == 0:
         return None
-    ends = np.stack([np.stack([quad_all[:, 1], quad_all[:, 2]], axis=1),
-                     np.stack([quad_all[:, 0], quad_all[:, 3]], axis=1)], axis=1).reshape(-1, 2, 2)
-    along = _segment_support(ends, edge, direction, cos_tol).reshape(-1, 2)
+    # the two sides along the pair run along edges
+    along = np.stack([run.support(pair_lines[:, 0], quad_all[:, 0], quad_all[:, 3]),
+                      run.support(pair_lines[:, 1], quad_all[:, 1], quad_all[:, 2])], axis=1)
     good = along.min(axis=1) >= support
     quad_all, along = quad_all[good], along[good]
     if len(quad_all) == 0:
@@ -754,7 +813,7 @@ def _three_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray,
         if any(float(np.linalg.norm(centre_ - c_)) < 0.1 * math.sqrt(a_) and
                abs(size_ / a_ - 1) < 0.15 for c_, a_ in tried):
             continue
-        if len(tried) == int(cfg["line_rectangles"]):
+        if len(tried) == int(cfg["three_side_tries"]):
             break
         tried.append((centre_, size_))
         if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
@@ -765,7 +824,10 @@ def _three_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray,
         if float((shown & mask).sum()) < float(cfg["three_side_fill"]) * size_:
             continue
         quad = _clockwise(quad)
-        if partial.confirm(quad):
+        if partial.budget[0] <= 0:
+            return None
+        partial.budget[0] -= 1
+        if partial.confirm(quad + partial.at):
             return quad
     return None
 
@@ -1178,20 +1240,24 @@ def outline_judges(image: np.ndarray, look: OrderLook) -> tuple[Judge, Judge] | 
     strict = least * float(cfg["lined_up_likeness"]) / float(cfg["likeness_fraction"])
     near = least * float(cfg["near_likeness"])
 
-    def confirm(quad: np.ndarray) -> bool:
+    def lined_up(quad: np.ndarray, seen: float) -> bool:
         # an outline a little off (a side on the inner edge of the card's frame, the card
         # leaning) or partly guessed (a side under a hand): its print, lined up with the
         # calibration cards' (at most align_max canonical pixels), must match about as well
         # as they match each other; a board or a tile lined up so matches far less
-        if likeness(sketch(plain_card(image, quad)), template) < near:
+        if seen < near:
             return False
         moved = align(image, quad, template)
         return likeness(sketch(plain_card(image, moved)), template) >= strict
 
+    def confirm(quad: np.ndarray) -> bool:
+        return lined_up(quad, likeness(sketch(plain_card(image, quad)), template))
+
     def accept(quad: np.ndarray) -> bool:
         # card-shaped, but not printed like the user's robot cards: a personal board, a
         # face-down card, or a card with the board beside it taken for one
-        return likeness(sketch(plain_card(image, quad)), template) >= least or confirm(quad)
+        seen = likeness(sketch(plain_card(image, quad)), template)
+        return seen >= least or lined_up(quad, seen)
 
     return accept, confirm
 
