@@ -549,7 +549,11 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
     # an edge a pixel off straight (perspective, rounding) still counts as one line
     acc = acc.astype(np.float32)
     acc[:, 1:-1] += acc[:, :-2] + acc[:, 2:]
-    peaks = (acc == cv2.dilate(acc, np.ones((5, 5), np.uint8))) & (acc >= support * min_side)
+    # a peak is the most voted line within a step of angle (each pixel votes for a step either
+    # side of its own) and two pixels of offset: a card's edge and a board's longer edge a few
+    # degrees from it, meeting near the card's corner (the card lies on the board), are two
+    # lines, so the board's does not hide the card's
+    peaks = (acc == cv2.dilate(acc, np.ones((3, 5), np.uint8))) & (acc >= support * min_side)
     ti, ri = np.nonzero(peaks)
     tilt = math.radians(float(cfg["edge_tilt_degrees"]))
 

@@ -145,3 +145,45 @@ def test_a_part_drawn_smaller_than_the_calibration_cards_is_read(
     # and so is a place whose part colours disagree
     cls.ravel()[head[int(0.6 * len(head)):int(0.8 * len(head))]] = names.index("green")
     assert order.read_classes(cls, look).robot is None
+
+
+@pytest.fixture(scope="module")
+def held_by_a_finger_on_a_board() -> tuple[np.ndarray, str, Calibration]:
+    """A picture of the other-art generator (seed 7101, its second card: a finger over the
+    card's top corner, the card lying on a board whose bottom edge runs a few degrees from the
+    card's), with that seed's calibration. Drawn again here, in the generator's order."""
+    from companion.config import Config
+    from tests.vision.otherart.generate import (
+        COLOURS,
+        calibration_set,
+        random_look,
+        test_set,
+    )
+    from vision.calibration import calibrate
+    from vision.dataset import Example, parse_label
+
+    def stored(img: np.ndarray) -> np.ndarray:  # as the generator writes it (JPEG, quality 97)
+        return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 97])[1],
+                            cv2.IMREAD_COLOR)
+
+    look = random_look(np.random.default_rng([7101, 1]), COLOURS)
+    assert look.ext == "jpg"
+    config = Config()
+    examples = []
+    for name, img, raw in sorted(calibration_set(look, np.random.default_rng([7101, 2])),
+                                 key=lambda item: item[0]):
+        label = parse_label(name, raw, config)
+        if label["kind"] in ("tiles", "order"):
+            examples.append(Example(name, label["kind"], stored(img), label.get("robots", {}),
+                                    label.get("robot")))
+    items = test_set(look, np.random.default_rng([7101, 3, 0]), 2, False, ("tiles", "order"))
+    _, image, label = items[3]
+    return stored(image), str(label["robot"]), calibrate(examples, config)
+
+
+def test_a_card_edge_beside_a_longer_board_edge_a_few_degrees_off_is_found(
+        held_by_a_finger_on_a_board: tuple[np.ndarray, str, Calibration]) -> None:
+    # the board's bottom edge hid the card's in the search for straight lines (it was the
+    # stronger line within 4 degrees and 2 pixels of offset), so the card was declined
+    image, robot, calibration = held_by_a_finger_on_a_board
+    assert order.read_order(image, calibration.order).reading.robot == robot
