@@ -177,7 +177,8 @@ def card_aspect(quad: np.ndarray) -> float:
 
 
 def find_card(image: np.ndarray, aspect: float | None = None, area: float | None = None,
-              accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray:
+              accept: Callable[[np.ndarray], bool] | None = None,
+              confirm: Callable[[np.ndarray], bool] | None = None) -> np.ndarray:
     """The card's corners in image pixels (4x2, top-left first, clockwise), upright.
 
     ``aspect`` is the user's cards' shape learnt in calibration; without it any card-like shape
@@ -185,7 +186,10 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     picture a calibration card covered: how far from the lens this user holds cards (a card
     covering less than ``order.min_area`` is then looked for down to ``area_fraction`` of it).
     ``accept`` judges a card-shaped outline (picture pixels, upright): one it turns down (a
-    board, a face-down card) is passed over and the search goes on as if it were not there."""
+    board, a face-down card) is passed over and the search goes on as if it were not there.
+    ``confirm`` judges, more strictly, an outline one side of which is placed from ``aspect``
+    (no edge shows it: a hand over it); without it (or ``aspect``) such outlines are not
+    looked for."""
     cfg = section("order")
     if area is not None:
         cfg = {**cfg, "min_area": min(float(cfg["min_area"]), float(cfg["area_fraction"]) * area)}
@@ -220,6 +224,18 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             except NoCardFound:
                 judged[key] = False
         return judged[key]
+
+    def sure(quad: np.ndarray) -> bool:  # in small pixels
+        assert confirm is not None
+        key = b"partial" + np.round(quad).astype(np.int16).tobytes()
+        if key not in judged:
+            try:
+                judged[key] = confirm(_upright((quad + 0.5) / k - 0.5))
+            except NoCardFound:
+                judged[key] = False
+        return judged[key]
+    partial = None if confirm is None or aspect is None else _Partial(
+        aspect, sure, budget=[int(cfg["three_side_budget"])])
     otsu, _ = cv2.threshold(g8.astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Otsu follows the strong edges of the printed robot; a pale card on a pale table needs a
     # lower level, a busy table a higher one. Levels are tried from the highest and the largest
@@ -248,13 +264,16 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             if level not in split:
                 split[level] = _split(g8, level)
             found = _card_at_level(split[level], cfg, clipped_shape if clipped else shape,
-                                   clipped, gradient, level, fits)
+                                   clipped, gradient, level, fits, partial)
             area = 0.0 if found is None else float(cv2.contourArea(found))
             if found is not None and (best is None or area > cv2.contourArea(best)):
                 best = found
             if area > 0 and abs(area - previous) < 0.03 * area:
                 break
             previous = area
+        if best is None and not clipped and partial is not None and partial.found:
+            # no card seen whole, but one seen on three sides (a hand over the fourth)
+            best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
         if best is not None:
             break
     if best is None:
@@ -315,14 +334,16 @@ def _split(g8: np.ndarray, level: float) -> _Split:
 
 def _card_at_level(split: _Split, cfg: dict[str, Any], shape: tuple[float, float],
                    clipped: bool, gradient: _Gradient | None = None, level: float = 0.0,
-                   accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray | None:
+                   accept: Callable[[np.ndarray], bool] | None = None,
+                   partial: _Partial | None = None) -> np.ndarray | None:
     regions, stats, contact, fg = split.regions, split.stats, split.contact, split.fg
     sh, sw = fg.shape
     if split.blobs is None:
         split.blobs = _blobs(fg, cfg)
     if not clipped:
         return _card_in(fg, cfg, shape, split.blobs,
-                        edges=None if gradient is None else (gradient, level), accept=accept)
+                        edges=None if gradient is None else (gradient, level), accept=accept,
+                        partial=partial)
     # a card partly out of view: each region that meets the border along a short stretch
     # (not the room or the table) is tried as part of the card, one at a time, so an arm
     # reaching in from the border is never joined to it
@@ -388,7 +409,8 @@ def _shifted(accept: Callable[[np.ndarray], bool],
 def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
              blobs: _Blobs | None = None, only: np.ndarray | None = None,
              edges: tuple[_Gradient, float] | None = None,
-             accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray | None:
+             accept: Callable[[np.ndarray], bool] | None = None,
+             partial: _Partial | None = None) -> np.ndarray | None:
     """The largest card-shaped blob of a foreground mask, as 4 corners (clockwise); only the
     blobs ``only`` when given. With ``edges`` (the picture's gradient and the edge level), a
     blob that is not card-shaped itself (the card lies against a board, another card, a hand
@@ -415,7 +437,8 @@ def _card_in(fg: np.ndarray, cfg: dict[str, Any], shape: tuple[float, float],
             if box not in gradient.barren:
                 quad = _card_from_lines(mask, gradient.crop(int(x), int(y), int(bw), int(bh)),
                                         level, cfg, shape, (int(x), int(y), sw, sh),
-                                        None if accept is None else _shifted(accept, at))
+                                        None if accept is None else _shifted(accept, at),
+                                        None if partial is None else partial.shifted(at))
                 if quad is None:
                     gradient.barren.add(box)
         if quad is None:
@@ -492,12 +515,17 @@ def _edge_support(quad: np.ndarray, edge: np.ndarray, direction: np.ndarray,
 def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], level: float,
                      cfg: dict[str, Any], shape: tuple[float, float],
                      frame: tuple[int, int, int, int],
-                     accept: Callable[[np.ndarray], bool] | None = None) -> np.ndarray | None:
+                     accept: Callable[[np.ndarray], bool] | None = None,
+                     partial: _Partial | None = None) -> np.ndarray | None:
     """The largest card in a blob whose own outline is not card-shaped (the card touches a
     board or another card, or a hand of its border's colour), from straight edges: lines many
     edge pixels lie on (each pixel votes only for lines across its own step), paired into
     rectangles of the card's shape whose four sides each run along edges for a good part of
-    their length and whose inside is the blob's. Corners clockwise, in ``mask`` pixels."""
+    their length and whose inside is the blob's. Corners clockwise, in ``mask`` pixels.
+
+    With ``partial`` (the calibrated card's shape and a judge of its print), a card whose fourth
+    side no edge shows (a hand over it, a board of its frame's colour beside it) is looked for
+    too: see :func:`_three_sided`."""
     g8, direction = crop
     bh, bw = mask.shape
     sw, sh = frame[2:]
@@ -521,7 +549,11 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
     # an edge a pixel off straight (perspective, rounding) still counts as one line
     acc = acc.astype(np.float32)
     acc[:, 1:-1] += acc[:, :-2] + acc[:, 2:]
-    peaks = (acc == cv2.dilate(acc, np.ones((5, 5), np.uint8))) & (acc >= support * min_side)
+    # a peak is the most voted line within a step of angle (each pixel votes for a step either
+    # side of its own) and two pixels of offset: a card's edge and a board's longer edge a few
+    # degrees from it, meeting near the card's corner (the card lies on the board), are two
+    # lines, so the board's does not hide the card's
+    peaks = (acc == cv2.dilate(acc, np.ones((3, 5), np.uint8))) & (acc >= support * min_side)
     ti, ri = np.nonzero(peaks)
     tilt = math.radians(float(cfg["edge_tilt_degrees"]))
 
@@ -560,6 +592,25 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
             if gap >= min_side:
                 pairs.append(((ta, ra), (tb, rb), (ta + tb) / 2 if abs(ta - tb) < math.pi / 2
                               else (ta + tb + math.pi) / 2 % math.pi))
+    found = _four_sided(mask, edge, direction, xs, ys, pairs, cfg, shape, frame, accept)
+    if found is None and partial is not None and not partial.found:
+        guessed = _three_sided(mask, edge, direction, lines, pairs, cfg, frame, partial)
+        if guessed is not None:
+            partial.found.append(guessed + partial.at)
+    return found
+
+
+def _four_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray, xs: np.ndarray,
+                ys: np.ndarray, pairs: list[tuple[tuple[float, float], tuple[float, float], float]],
+                cfg: dict[str, Any], shape: tuple[float, float],
+                frame: tuple[int, int, int, int],
+                accept: Callable[[np.ndarray], bool] | None) -> np.ndarray | None:
+    """The largest rectangle of two pairs of ``pairs`` whose four sides run along edges (see
+    :func:`_card_from_lines`)."""
+    bh, bw = mask.shape
+    sw, sh = frame[2:]
+    support = float(cfg["min_edge_support"])
+    tilt = math.radians(float(cfg["edge_tilt_degrees"]))
     cos_tol = math.cos(math.radians(float(cfg["edge_direction_degrees"])))
     min_area = float(cfg["min_area"]) * sw * sh
     found = _rectangles(pairs, tilt, min_area, shape)
@@ -609,6 +660,179 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
             if shape[0] <= card_aspect(fitted) <= shape[1] and (accept is None or
                                                                  accept(fitted)):
                 return fitted
+    return None
+
+
+class _Runs:
+    """Where lines (normal angle, offset) run along edge pixels stepping across them, sampled
+    a pixel apart along each line, as running counts: the support of any stretch of a line is
+    then found at once (as :func:`_segment_support` finds it for one segment)."""
+
+    def __init__(self, thetas: np.ndarray, offsets: np.ndarray, edge: np.ndarray,
+                 direction: np.ndarray, cos_tol: float) -> None:
+        h, w = edge.shape
+        self.reach = int(math.hypot(w, h)) + 2
+        self.along = np.stack([-np.sin(thetas), np.cos(thetas)], axis=1)  # (n, 2)
+        normal = np.stack([np.cos(thetas), np.sin(thetas)], axis=1)
+        t = np.arange(-self.reach, self.reach + 1, dtype=np.float64)
+        foot = offsets[:, None, None] * normal[:, None, :]
+        pts = foot + t[None, :, None] * self.along[:, None, :]  # (n, k, 2)
+        hit = np.zeros(pts.shape[:2], bool)
+        for o in (-1.0, 0.0, 1.0):
+            xy = np.round(pts + o * normal[:, None, :]).astype(np.int64)
+            x = np.clip(xy[..., 0], 0, w - 1)
+            y = np.clip(xy[..., 1], 0, h - 1)
+            inside = (xy[..., 0] == x) & (xy[..., 1] == y)
+            across = np.abs(np.cos(direction[y, x] - thetas[:, None])) >= cos_tol
+            hit |= inside & edge[y, x] & across
+        self.counts = np.concatenate([np.zeros((len(thetas), 1)), np.cumsum(hit, axis=1)],
+                                     axis=1)
+
+    def support(self, line: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """The share of each stretch ``p``..``q`` (points on line ``line``; their ends left
+        out, as :data:`_ALONG` leaves them) that runs along such edge pixels."""
+        tp = (p * self.along[line]).sum(axis=1)
+        tq = (q * self.along[line]).sum(axis=1)
+        lo, hi = np.minimum(tp, tq), np.maximum(tp, tq)
+        lo, hi = lo + 0.05 * (hi - lo), hi - 0.05 * (hi - lo)
+        size = self.counts.shape[1] - 1
+        j0 = np.clip(np.ceil(lo + self.reach), 0, size).astype(np.int64)
+        j1 = np.clip(np.floor(hi + self.reach) + 1, 0, size).astype(np.int64)
+        span = np.maximum(np.floor(hi) - np.ceil(lo) + 1, 1.0)
+        return np.asarray((self.counts[line, j1] - self.counts[line, j0]) / span)
+
+
+@dataclass
+class _Partial:
+    """How to take a card seen on three sides only: the calibrated cards' shape places the
+    fourth, and ``confirm`` judges the outline by its print, strictly (it is partly guessed).
+    Such cards are kept aside in ``found`` (picture's small pixels): one is taken only when no
+    card is seen whole, and once one is found no more are looked for."""
+
+    aspect: float
+    confirm: Callable[[np.ndarray], bool]
+    at: np.ndarray = field(default_factory=lambda: np.zeros(2, np.float32))
+    found: list[np.ndarray] = field(default_factory=list)
+    #: how many more outlines the picture's search may judge (a busy table with no card in
+    #: view has many three-sided rectangles: its lanes, tiles, cards of a grid)
+    budget: list[int] = field(default_factory=lambda: [1 << 30])
+
+    def shifted(self, at: np.ndarray) -> _Partial:
+        """The same search on a crop at ``at`` (its quads are in the crop's pixels)."""
+        return _Partial(self.aspect, self.confirm, self.at + at, self.found, self.budget)
+
+
+def _three_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray,
+                 lines: list[tuple[float, float, float]],
+                 pairs: list[tuple[tuple[float, float], tuple[float, float], float]],
+                 cfg: dict[str, Any], frame: tuple[int, int, int, int],
+                 partial: _Partial) -> np.ndarray | None:
+    """A card whose fourth side shows no edge: a hand holding the card often covers much of
+    one side, and a card lying on a board whose rim has the card frame's colour has no step
+    there. Two nearly parallel lines and a line across them that run along edges are three of
+    the card's sides; the calibrated cards' shape says where the fourth lies (the pair may be
+    the long sides or the short ones, and the card may lie on either side of the line across:
+    each is tried). The outline is partly guessed and the card may lean a little (its shape on
+    the picture is not quite the calibrated one), so it is taken only when ``partial.confirm``
+    finds its print, lined up, like the calibration cards'. Corners clockwise, ``mask`` pixels.
+    """
+    ox, oy, sw, sh = frame
+    tilt = math.radians(float(cfg["edge_tilt_degrees"]))
+    cos_tol = math.cos(math.radians(float(cfg["edge_direction_degrees"])))
+    support = float(cfg["three_side_support"])
+    if not pairs or not lines or partial.budget[0] <= 0:
+        return None
+    # every pair with every line across it: the corners where the line across meets the pair
+    pt = np.array([[p[0][0], p[1][0]] for p in pairs])  # (n, 2) normal angles
+    pr = np.array([[p[0][1], p[1][1]] for p in pairs])
+    mid = np.array([p[2] for p in pairs])
+    lt = np.array([ln[0] for ln in lines])
+    lr = np.array([ln[1] for ln in lines])
+    d = np.abs(mid[:, None] - lt[None, :]) % math.pi
+    across = np.abs(np.minimum(d, math.pi - d) - math.pi / 2) <= tilt
+    a, c = np.nonzero(across)
+    if len(a) == 0:
+        return None
+
+    def cross(t1: np.ndarray, r1: np.ndarray, t2: np.ndarray, r2: np.ndarray) -> np.ndarray:
+        c1, s1, c2, s2 = np.cos(t1), np.sin(t1), np.cos(t2), np.sin(t2)
+        det = c1 * s2 - s1 * c2
+        det = np.where(np.abs(det) < 1e-6, np.nan, det)
+        return np.stack([(r1 * s2 - r2 * s1) / det, (c1 * r2 - c2 * r1) / det], axis=-1)
+
+    # the pair and the line across come from thousands of combinations in a busy picture (a
+    # board's lanes, a grid of cards): each line's edge pixels are looked up once, and a side's
+    # support is then a difference of running counts along its line
+    index = {(t, r): i for i, (t, r, _) in enumerate(lines)}
+    la = np.array([[index[p_[0]], index[p_[1]]] for p_ in pairs])  # (n, 2) the pair's lines
+    run = _Runs(lt, lr, edge, direction, cos_tol)
+    p = cross(lt[c], lr[c], pt[a, 0], pr[a, 0])  # on the pair's first line
+    q = cross(lt[c], lr[c], pt[a, 1], pr[a, 1])  # on its second
+    ok = np.isfinite(p).all(axis=1) & np.isfinite(q).all(axis=1)
+    p, q, a, c = p[ok], q[ok], a[ok], c[ok]
+    width = np.linalg.norm(q - p, axis=1)
+    # the side across must itself run along edges (checked first: it prunes most)
+    keep = run.support(c, p, q) >= support
+    p, q, a, c, width = p[keep], q[keep], a[keep], c[keep], width[keep]
+    if len(p) == 0:
+        return None
+    # the pair's two lines run from the line across to the fourth side, parallel to it at the
+    # card's length (or width) from it
+    quads, sides = [], []
+    for length in (width * partial.aspect, width / partial.aspect):
+        for sign in (1.0, -1.0):
+            far = lr[c] + sign * length
+            p2 = cross(lt[c], far, pt[a, 0], pr[a, 0])
+            q2 = cross(lt[c], far, pt[a, 1], pr[a, 1])
+            quads.append(np.stack([p, q, q2, p2], axis=1))
+            sides.append(la[a])
+    quad_all = np.concatenate(quads)  # (m, 4, 2): p, q on the side across; q2, p2 guessed
+    pair_lines = np.concatenate(sides)
+    fine = np.isfinite(quad_all).all(axis=(1, 2))
+    # the whole card lies in the picture
+    at = np.array([ox, oy], np.float64)
+    fine &= ((np.nan_to_num(quad_all) + at >= -1) &
+             (np.nan_to_num(quad_all) + at <= np.array([sw, sh]))).all(axis=(1, 2))
+    quad_all, pair_lines = quad_all[fine], pair_lines[fine]
+    if len(quad_all) == 0:
+        return None
+    # the two sides along the pair run along edges
+    along = np.stack([run.support(pair_lines[:, 0], quad_all[:, 0], quad_all[:, 3]),
+                      run.support(pair_lines[:, 1], quad_all[:, 1], quad_all[:, 2])], axis=1)
+    good = along.min(axis=1) >= support
+    quad_all, along = quad_all[good], along[good]
+    if len(quad_all) == 0:
+        return None
+    x, y = quad_all[..., 0], quad_all[..., 1]
+    area = 0.5 * np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1))
+    min_area = float(cfg["min_area"]) * sw * sh
+    big = area >= min_area
+    quad_all, along, area = quad_all[big], along[big], area[big]
+    # the best-edged first, then the largest
+    order_ = np.lexsort((-area, -along.min(axis=1)))
+    tried: list[tuple[np.ndarray, float]] = []
+    for k in order_:
+        quad = quad_all[k].astype(np.float32)
+        centre_, size_ = quad.mean(axis=0), float(area[k])
+        if any(float(np.linalg.norm(centre_ - c_)) < 0.1 * math.sqrt(a_) and
+               abs(size_ / a_ - 1) < 0.15 for c_, a_ in tried):
+            continue
+        if len(tried) == int(cfg["three_side_tries"]):
+            break
+        tried.append((centre_, size_))
+        if not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+            continue
+        shown = np.zeros_like(mask)
+        cv2.fillConvexPoly(shown, np.round(quad).astype(np.int32), 1)
+        # at least this much of the card shows (the rest is the hand over it)
+        if float((shown & mask).sum()) < float(cfg["three_side_fill"]) * size_:
+            continue
+        quad = _clockwise(quad)
+        if partial.budget[0] <= 0:
+            return None
+        partial.budget[0] -= 1
+        if partial.confirm(quad + partial.at):
+            return quad
     return None
 
 
@@ -919,9 +1143,13 @@ def read_classes(cls: np.ndarray, look: OrderLook) -> RobotReading:
         cls_ = cls[look.masks[k]]
         counts = np.bincount(cls_[cls_ >= 0], minlength=len(look.model.names)).astype(float)
         order = np.argsort(counts)[::-1]
-        # learnt masks cover only the part; default bands also hold paper, so count colours only
-        total = float(len(cls_)) if look.learnt else max(float(counts.sum()), 1.0)
-        enough = counts.sum() >= max(cfg["min_mask_pixels"], 0.15 * len(cls_))
+        # the part's colour is what its colours say: the paper in its place is not counted
+        # (default bands hold paper; a learnt place is where most calibration cards showed
+        # the part, and a card whose art draws the part smaller, or a finger over it, shows
+        # paper or skin in some of it), but enough of the place must show part colours
+        total = max(float(counts.sum()), 1.0)
+        shown = float(cfg["min_part_shown"]) if look.learnt else 0.15
+        enough = counts.sum() >= max(cfg["min_mask_pixels"], shown * len(cls_))
         share, runner_up = counts[order[0]] / total, counts[order[1]] / total
         confidence = round(float(max(0.0, share - runner_up)), 3)
         confidences.append(confidence)
@@ -1000,20 +1228,51 @@ def read_turned(cls: np.ndarray, look: OrderLook,
     return RobotReading(None, 0.0, upright.parts)
 
 
+Judge = Callable[[np.ndarray], bool]
+
+
+def outline_judges(image: np.ndarray, look: OrderLook) -> tuple[Judge, Judge] | None:
+    """How :func:`locate` judges card-shaped outlines (picture pixels, upright) by their print,
+    once calibration learnt it (None before): ``accept`` takes an outline printed like the
+    calibration cards (or one a little off whose print, lined up, matches closely), and
+    ``confirm`` takes only the latter (an outline partly guessed: a side under a hand)."""
+    if look.sketch is None or look.min_likeness is None:
+        return None
+    template, least = look.sketch, look.min_likeness
+    cfg = section("order")
+    # min_likeness is likeness_fraction of the calibration cards' median likeness
+    strict = least * float(cfg["lined_up_likeness"]) / float(cfg["likeness_fraction"])
+    near = least * float(cfg["near_likeness"])
+
+    def lined_up(quad: np.ndarray, seen: float) -> bool:
+        # an outline a little off (a side on the inner edge of the card's frame, the card
+        # leaning) or partly guessed (a side under a hand): its print, lined up with the
+        # calibration cards' (at most align_max canonical pixels), must match about as well
+        # as they match each other; a board or a tile lined up so matches far less
+        if seen < near:
+            return False
+        moved = align(image, quad, template)
+        return likeness(sketch(plain_card(image, moved)), template) >= strict
+
+    def confirm(quad: np.ndarray) -> bool:
+        return lined_up(quad, likeness(sketch(plain_card(image, quad)), template))
+
+    def accept(quad: np.ndarray) -> bool:
+        # card-shaped, but not printed like the user's robot cards: a personal board, a
+        # face-down card, or a card with the board beside it taken for one
+        seen = likeness(sketch(plain_card(image, quad)), template)
+        return seen >= least or lined_up(quad, seen)
+
+    return accept, confirm
+
+
 def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     """The card's corners in picture pixels (upright, clockwise), as the reader uses them: a
     card-shaped outline is taken only when printed like the calibration cards, then lined up
     with their print. Raises :class:`NoCardFound`."""
-    accept = None
-    if look.sketch is not None and look.min_likeness is not None:
-        template, least = look.sketch, look.min_likeness
-
-        def accept(quad: np.ndarray) -> bool:
-            # card-shaped, but not printed like the user's robot cards: a personal board, a
-            # face-down card, or a card with the board beside it taken for one
-            return likeness(sketch(plain_card(image, quad)), template) >= least
-
-    quad = find_card(image, look.aspect, look.area, accept)
+    judges = outline_judges(image, look)
+    accept, confirm = (None, None) if judges is None else judges
+    quad = find_card(image, look.aspect, look.area, accept, confirm)
     return quad if look.sketch is None else align(image, quad, look.sketch)
 
 
