@@ -276,9 +276,9 @@ def _card_printed(image: np.ndarray, place: np.ndarray, centres: np.ndarray,
     w, h = _cell_size()
     pad = h // 2 + 4
     shift = np.array([[1, 0, pad], [0, 1, pad], [0, 0, 1]], np.float64)
-    grey = cv2.cvtColor(cv2.warpPerspective(image, shift @ place, (5 * w + 2 * pad, 5 * h + 2 * pad),
-                                            flags=cv2.INTER_LINEAR,
-                                            borderMode=cv2.BORDER_REPLICATE), cv2.COLOR_BGR2GRAY)
+    area = cv2.warpPerspective(image, shift @ place, (5 * w + 2 * pad, 5 * h + 2 * pad),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    grey = cv2.cvtColor(area, cv2.COLOR_BGR2GRAY)
     lap = np.abs(cv2.Laplacian(grey.astype(np.float32), cv2.CV_32F, ksize=3))
     cw, ch = size
     qw, qh = max(2, cw // 4), max(2, ch // 4)
