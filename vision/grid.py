@@ -302,6 +302,7 @@ def _card_printed(image: np.ndarray, place: np.ndarray, centres: np.ndarray,
     table = max(1e-3, float(np.median(ring)))
     return np.array([mean(x + pad, y + pad) / table for x, y in centres])
 
+
 def _lattice_fit(src: np.ndarray, dst: np.ndarray, spread: bool) -> np.ndarray | None:
     """The simplest correction (area pixels -> area pixels) that brings the cards found
     (``src``) to their cells' middles (``dst``) about as well as the outlines can tell: none,
