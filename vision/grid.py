@@ -298,6 +298,43 @@ def card_outlines(image: np.ndarray, place: np.ndarray
     return centres, edge, (round(cw / s), round(ch / s))
 
 
+def _card_printed(image: np.ndarray, place: np.ndarray, centres: np.ndarray,
+                  size: tuple[int, int]) -> np.ndarray:
+    """How much print each box found (:func:`card_outlines`: centres in area pixels, the card
+    size) shows in its middle (the mean absolute Laplacian of grey over the box's middle half)
+    against the bare table's (the median over the strip of table around the area, in pieces
+    of the same size): a card carries its value's print, a box on a table's blotch or on the
+    bare table beside a neighbour card does not."""
+    w, h = _cell_size()
+    pad = h // 2 + 4
+    shift = np.array([[1, 0, pad], [0, 1, pad], [0, 0, 1]], np.float64)
+    area = cv2.warpPerspective(image, shift @ place, (5 * w + 2 * pad, 5 * h + 2 * pad),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    grey = cv2.cvtColor(area, cv2.COLOR_BGR2GRAY)
+    lap = np.abs(cv2.Laplacian(grey.astype(np.float32), cv2.CV_32F, ksize=3))
+    cw, ch = size
+    qw, qh = max(2, cw // 4), max(2, ch // 4)
+    hh, ww = lap.shape
+    integral = cv2.integral(lap)
+
+    def mean(x: float, y: float) -> float:
+        x0, x1 = max(0, round(x) - qw), min(ww, round(x) + qw)
+        y0, y1 = max(0, round(y) - qh), min(hh, round(y) + qh)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        return float((integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0])
+                     / ((x1 - x0) * (y1 - y0)))
+
+    # the table around the area: pieces along the pad's middle line (markers at the corners
+    # are left out by the median)
+    ring = [mean(pad + (k + 0.5) * w, pad / 2) for k in range(5)]
+    ring += [mean(pad + (k + 0.5) * w, hh - pad / 2) for k in range(5)]
+    ring += [mean(pad / 2, pad + (k + 0.5) * h) for k in range(5)]
+    ring += [mean(ww - pad / 2, pad + (k + 0.5) * h) for k in range(5)]
+    table = max(1e-3, float(np.median(ring)))
+    return np.array([mean(x + pad, y + pad) / table for x, y in centres])
+
+
 def _lattice_fit(src: np.ndarray, dst: np.ndarray, spread: bool) -> np.ndarray | None:
     """The simplest correction (area pixels -> area pixels) that brings the cards found
     (``src``) to their cells' middles (``dst``) about as well as the outlines can tell: none,
@@ -357,12 +394,30 @@ def register_checked(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, 
     cards then agree with where it led), else the markers' homography is. Also whether the
     cards confirmed the area (re-fit it, or found it right as it was), and whether they said
     it is off but no correction could be trusted ("astray": the cards agree on a lattice more
-    than ``register_max_move`` off the markers' area, or the corrections did not settle)."""
+    than ``register_max_move`` off the markers' area, or the corrections did not settle).
+
+    Where the cards said astray, they are asked again with only the boxes that show a card's
+    print in their middle (:func:`_card_printed`): boxes on a mottled table's blotches, or on
+    the bare table beside a card, can agree on a lattice of their own; when the printed ones
+    alone confirm an area within ``register_max_move`` of the markers', that is taken. Too few
+    printed cards to tell, or printed cards astray too, leave the picture astray."""
+    out, confirmed, astray = _register_checked(image, place, printed=False)
+    if astray:
+        again, confirmed_again, _ = _register_checked(image, place, printed=True)
+        if confirmed_again:
+            return again, True, False
+    return out, confirmed, astray
+
+
+def _register_checked(image: np.ndarray, place: np.ndarray, printed: bool
+                      ) -> tuple[np.ndarray, bool, bool]:
+    """:func:`register_checked`'s passes, every box voting or (``printed``) only the boxes
+    that show a card's print."""
     cfg = section("grid")
     out = place
     moved_before = False
     for _ in range(int(cfg["register_passes"])):
-        again, ok, moved = _register_once(image, out)
+        again, ok, moved = _register_once(image, out, printed)
         if not ok:
             # too few cards to tell is no sign; cards agreeing on a lattice too far off is
             return place, False, moved > float(cfg["register_max_move"]) or moved_before
@@ -388,15 +443,23 @@ def _move(a: np.ndarray, b: np.ndarray) -> float:
     return float((np.abs(there.reshape(-1, 2) - pts) / (w, h)).max())
 
 
-def _register_once(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool, float]:
+def _register_once(image: np.ndarray, place: np.ndarray, printed: bool = False
+                   ) -> tuple[np.ndarray, bool, float]:
     """One pass of :func:`register`: the corrected homography, whether the cards confirmed
-    the area, and how far (in cells) the correction moved a cell's middle or corner."""
+    the area, and how far (in cells) the correction moved a cell's middle or corner (only the
+    boxes showing a card's print voting, with ``printed``)."""
     cfg = section("grid")
     w, h = _cell_size()
-    centres, strength, _ = card_outlines(image, place)
+    centres, strength, size = card_outlines(image, place)
     nominal = np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
     strong = strength >= float(cfg["register_edge_share"]) * strength.max()
     strong &= strength >= float(cfg["register_min_edge"])
+    if printed and strong.any():
+        # print against the bare table's, and against the boxes' own (a box half on a card,
+        # half on the table beside it, shows some)
+        ink = _card_printed(image, place, centres, size)
+        strong &= ink >= max(float(cfg["register_print"]),
+                             float(cfg["register_print_share"]) * float(np.median(ink[strong])))
     if strong.sum() < 4:
         return place, False, 0.0
     src, dst = centres[strong], nominal[strong]
