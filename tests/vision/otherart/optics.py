@@ -45,7 +45,9 @@ class View:
     def px_per_mm(self, x: float, y: float) -> float:
         h = self.table_to_image()
         p = cv2.perspectiveTransform(np.array([[[x, y], [x + 1.0, y], [x, y + 1.0]]]), h)[0]
-        return float(math.sqrt(abs(np.cross(p[1] - p[0], p[2] - p[0]))))
+        a, b = p[1] - p[0], p[2] - p[0]
+        # the parallelogram's area, written out: numpy 2 deprecates np.cross of 2-d vectors
+        return float(math.sqrt(abs(a[0] * b[1] - a[1] * b[0])))
 
     def in_view(self, pts_xy: Arr, margin: float) -> bool:
         p = cv2.perspectiveTransform(pts_xy.reshape(1, -1, 2).astype(np.float64),
