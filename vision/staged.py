@@ -17,6 +17,7 @@ picture costs a few MB on top of itself.
 
 from __future__ import annotations
 
+import functools
 import math
 import threading
 from collections.abc import Iterator
@@ -125,9 +126,11 @@ def _hand(canvas: np.ndarray, rng: Rng, cx: float, cy: float, size: float,
         _blend(canvas, x, rows.start, skin, soft[rows, x:x + w])
 
 
-def _camera(img: np.ndarray, rng: Rng) -> np.ndarray:
+def _camera(img: np.ndarray, rng: Rng, *, compressed: bool = False) -> np.ndarray:
     """What a camera makes of the table (as ``draw.degrade`` for a clean view): lighting
-    gradient, lamp colour, maybe a soft shadow, a little blur, sensor noise and compression."""
+    gradient, lamp colour, maybe a soft shadow, a little blur, sensor noise and compression.
+    ``compressed``: the JPEG bytes (a tenth of the picture) rather than the picture they
+    decode to (:func:`_develop`)."""
     h, w = img.shape[:2]
     gx, gy = rng.normal(0, 1, 2)
     norm = math.hypot(gx, gy) or 1.0
@@ -171,7 +174,12 @@ def _camera(img: np.ndarray, rng: Rng) -> np.ndarray:
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         return img
-    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
+    return buf if compressed else _develop(buf)
+
+
+def _develop(shot: np.ndarray) -> np.ndarray:
+    """The picture of :func:`_camera`'s JPEG bytes (the same pixels every time)."""
+    return shot if shot.ndim == 3 else np.asarray(cv2.imdecode(shot, cv2.IMREAD_COLOR))
 
 
 # ---------------------------------------------------------------------------- scenes
@@ -228,8 +236,9 @@ def render_order(style: Style, robot: str, rng: Rng, width: int, height: int) ->
 
 
 def render_grid(style: Style, cells: list[list[int | None]], rng: Rng, width: int,
-                height: int) -> np.ndarray:
-    """The 5x5 Robot Master play area (top row first) between markers 42..45."""
+                height: int, *, compressed: bool = False) -> np.ndarray:
+    """The 5x5 Robot Master play area (top row first) between markers 42..45; ``compressed``:
+    its JPEG bytes (:func:`_develop` gives the picture)."""
     img = _table(width, height, rng)
     view = draw.view(width, height, rng, turn=4.0)
     marker_px = _MARKER_PX * width / 1280
@@ -271,7 +280,7 @@ def render_grid(style: Style, cells: list[list[int | None]], rng: Rng, width: in
             cy = y0 + (r + 0.5 + rng.uniform(-0.02, 0.02)) * cell_h
             H = draw.place(patch.shape[1] * k, patch.shape[0] * k, cx, cy, angle) @ draw.scale(k)
             _paste(img, patch, view @ H, draw.rounded_mask(patch.shape[1], patch.shape[0], 8))
-    return _camera(img, rng)
+    return _camera(img, rng, compressed=compressed)
 
 
 # ---------------------------------------------------------------------------- calibration
@@ -311,10 +320,13 @@ def _calibration(config: Config, seed: int, style: Style, with_grid: bool, width
             _CALIBRATIONS[key] = cal
         if with_grid and not cal.grid.learnt:
             rng = np.random.default_rng(seed + 2_000_003)
-            areas = []
+            # kept as the camera's JPEG bytes and decoded whenever learning looks at one:
+            # three pictures at once (8 MB at 1280x720) would be the app's highest point
+            areas: list[tuple[grid.Picture, list[list[int | None]]]] = []
             for _ in range(3):
                 cells = random_grid(rng, cards=int(rng.integers(12, 22)))
-                areas.append((render_grid(style, cells, rng, width, height), cells))
+                shot = render_grid(style, cells, rng, width, height, compressed=True)
+                areas.append((functools.partial(_develop, shot), cells))
             cal.grid = grid.learn(areas)
             cal.images += len(areas)
         return cal
