@@ -162,7 +162,7 @@ def _camera(img: np.ndarray, rng: Rng, *, compressed: bool = False) -> np.ndarra
     del shade
     sigma = rng.uniform(0.0, 0.8)
     if sigma > 0.3:
-        cv2.GaussianBlur(img, (0, 0), sigma, dst=img)
+        _blur(img, sigma)
     noise = np.float32(rng.uniform(1, 4))
     for rows in _bands(h):
         band = img[rows]
@@ -175,6 +175,27 @@ def _camera(img: np.ndarray, rng: Rng, *, compressed: bool = False) -> np.ndarra
     if not ok:
         return img
     return buf if compressed else _develop(buf)
+
+
+def _blur(img: np.ndarray, sigma: float) -> None:
+    """``cv2.GaussianBlur(img, (0, 0), sigma, dst=img)`` band by band, the same pixels: blurring
+    in place, OpenCV first copies the whole picture. Each band is blurred with the rows its
+    kernel reaches on either side and written back once the next band no longer needs its
+    unblurred rows (OpenCV's 8-bit Gaussian is fixed-point, so a band's pixels are exactly the
+    whole picture's)."""
+    h = img.shape[0]
+    # OpenCV's 8-bit kernel is round(6 sigma + 1) wide (odd): half of it, and one more row
+    reach = (round(6 * sigma + 1) | 1) // 2 + 1
+    assert reach <= _BAND  # a band needs only its own rows and the next band's unwritten ones
+    pending: tuple[slice, np.ndarray] | None = None
+    for rows in _bands(h):
+        lo, hi = max(0, rows.start - reach), min(h, rows.stop + reach)
+        done = cv2.GaussianBlur(img[lo:hi], (0, 0), sigma)[rows.start - lo:rows.stop - lo]
+        if pending is not None:
+            img[pending[0]] = pending[1]
+        pending = (rows, done)
+    if pending is not None:
+        img[pending[0]] = pending[1]
 
 
 def _develop(shot: np.ndarray) -> np.ndarray:
@@ -221,18 +242,22 @@ def render_tiles(style: Style, colours: list[str], robots: dict[int, str], rng: 
                                   rng.uniform(-_TILE_TURN, _TILE_TURN)) @ draw.scale(k)
             _paste(img, tile, view @ on_table @ on_board,
                    draw.rounded_mask(tile_px, tile_px, tile_px // 10))
-    return _camera(img, rng)
+    shot = _camera(img, rng, compressed=True)
+    del img  # the drawn picture goes before the camera's is decoded
+    return _develop(shot)
 
 
 # the demo's card is held tidily: its pose from narrower ranges than the datasets' (scenes.py)
 TIDY_ORDER = OrderPose(size=(0.6, 0.85), turn=12.0, tilt=0.02, reach=(0.0, 0.04))
-BANDED = Drawing(_table, _paste, _hand, lambda img, rng, hard: _camera(img, rng))
+# the camera gives its JPEG bytes: decoded only once the drawn picture has gone with the scene
+BANDED = Drawing(_table, _paste, _hand,
+                 lambda img, rng, hard: _camera(img, rng, compressed=True))
 
 
 def render_order(style: Style, robot: str, rng: Rng, width: int, height: int) -> np.ndarray:
     """A robot card held up to the camera by a hand that keeps off the robot."""
-    return scenes.render_order(style, robot, rng, width, height, pose=TIDY_ORDER,
-                               drawing=BANDED)
+    return _develop(scenes.render_order(style, robot, rng, width, height, pose=TIDY_ORDER,
+                                        drawing=BANDED))
 
 
 def render_grid(style: Style, cells: list[list[int | None]], rng: Rng, width: int,
@@ -280,7 +305,9 @@ def render_grid(style: Style, cells: list[list[int | None]], rng: Rng, width: in
             cy = y0 + (r + 0.5 + rng.uniform(-0.02, 0.02)) * cell_h
             H = draw.place(patch.shape[1] * k, patch.shape[0] * k, cx, cy, angle) @ draw.scale(k)
             _paste(img, patch, view @ H, draw.rounded_mask(patch.shape[1], patch.shape[0], 8))
-    return _camera(img, rng, compressed=compressed)
+    shot = _camera(img, rng, compressed=True)
+    del img  # the drawn picture goes before the camera's is decoded
+    return shot if compressed else _develop(shot)
 
 
 # ---------------------------------------------------------------------------- calibration
@@ -436,7 +463,8 @@ class StagedCamera:
         rng = self._next_rng()
         w, h = self.width, self.height
         if kind == "empty":
-            return _camera(_table(w, h, rng), rng)
+            shot = _camera(_table(w, h, rng), rng, compressed=True)
+            return _develop(shot)
         if kind == "tiles":
             return render_tiles(self.style, colours, what, rng, w, h)
         if kind == "order":
