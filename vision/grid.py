@@ -1427,7 +1427,9 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
         return float(np.mean(other[ok] - same[ok]))
 
     def best(insets: list[tuple[float, float]]) -> float:
-        scores = [score(f) for f in features(insets)]
+        # a few insets at a time: all thirteen insets' features of every picture are 5 MB
+        scores = [score(f) for at in range(0, len(insets), 5)
+                  for f in features(insets[at:at + 5])]
         # the first of the best, as max() over the steps picks it
         return float(steps[max(range(len(steps)), key=scores.__getitem__)])
 
@@ -1436,13 +1438,13 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     ax = best([(a, ay) for a in steps])
     ay = best([(ax, a) for a in steps])
     grids = [g for *_, g in found]
-    shifted, plain, greys, cells_by_image, empties, tables = [], [], [], [], [], []
+    areas, greys, cells_by_image, empties, tables = [], [], [], [], []
     for picture, corners, white, g in found:
         image = _picture(picture)
         # the area as the picture's cards lie (the inset stays the fallback's, for readings
         # whose cards are too few to register the area)
         p = register(image, _area_homography(corners, (ax, ay), 0))[0]
-        area = rectify(image, corners, (ax, ay), white=white, place=p)
+        areas.append(rectify(image, corners, (ax, ay), white=white, place=p))
         greys.append(grey_area(image, corners, (ax, ay), p))
         cells, table, _ = _cells_and_table(image, corners, (ax, ay), white, p)
         del image
@@ -1451,16 +1453,12 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
         cells_by_image.append(cells)
         empties.append([cells[r * 5 + c] for r in range(5) for c in range(5) if g[r][c] is None])
         tables.append([t.copy() for t in table])
-        shifted.append(_examples([area], [g], augment=True)[:2])
-        plain.append(_examples([area], [g], augment=False)[0])
-    feats = np.concatenate([f for f, _ in shifted])
-    classes = np.concatenate([c for _, c in shifted])
-    del shifted
-    plain_feats = np.concatenate(plain)
-    plain_classes = np.array(labels)
+    feats, classes, _ = _examples(areas, grids, augment=True)
+    plain, plain_classes, _ = _examples(areas, grids, augment=False)
+    del areas
     # the spread of the calibration's own cells: each unshifted cell's distance to its
     # nearest shifted copy's neighbours of the same class
-    d = _distances(plain_feats, feats)
+    d = _distances(plain, feats)
     d[d < 1e-6] = np.inf
     same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
     spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0

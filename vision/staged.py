@@ -431,6 +431,11 @@ class StagedCamera:
     # ------------------------------------------------------------------ the port
     def read(self, kind: ReadingKind, *, secret: bool = False) -> Observation:
         if kind == "grid" and not self._camera.calibration.grid.learnt:
+            with self._lock:
+                # the picture of what another kind last read would be let go at this read's
+                # frame anyway: it goes before learning, the most memory a read takes
+                if self._picture is not None and self._picture[0] != self._shown(kind):
+                    self._picture = None
             self._camera.set_calibration(_calibration(
                 self.config, self._seed, self.style, True, self.width, self.height))
         self._kind = kind
@@ -440,9 +445,13 @@ class StagedCamera:
         self._camera.close()
 
     # ------------------------------------------------------------------ rendering
+    def _shown(self, kind: str) -> str:
+        """What a read of ``kind`` sees: its scene, or the empty table."""
+        return kind if kind in self._scene else "empty"
+
     def _frame(self) -> np.ndarray:
         with self._lock:
-            shown = self._kind if self._kind in self._scene else "empty"
+            shown = self._shown(self._kind)
             if self._picture is None or self._picture[0] != shown:
                 self._picture = None  # let the old picture go before the new one is drawn
                 picture = self._render(shown, self._scene.get(shown))
