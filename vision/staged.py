@@ -17,8 +17,10 @@ picture costs a few MB on top of itself.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import math
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -56,6 +58,27 @@ _MARKER_PX = 30.0
 
 _CALIBRATIONS: dict[Any, Calibration] = {}
 _CAL_LOCK = threading.Lock()
+#: glibc, for malloc_trim (None: not looked for yet; False: not glibc)
+_LIBC: Any = None
+
+
+def _give_back() -> None:
+    """Return the free memory glibc's malloc holds to the system (``malloc_trim``), before a
+    scene is drawn. The readers free many small blocks that malloc keeps for reuse; a drawing's
+    blocks are large (a picture, the decoder's copy of it) and come straight from the system,
+    so they would stack on top of the kept ones. Drawing a scene is the demo's highest point
+    (sampled in the app: every new high of the Robot Master part was a drawing)."""
+    global _LIBC
+    if _LIBC is None:
+        _LIBC = False
+        if sys.platform.startswith("linux"):
+            try:
+                _LIBC = ctypes.CDLL("libc.so.6")
+                _LIBC.malloc_trim  # noqa: B018 (not glibc: no malloc_trim, nothing to give back)
+            except (OSError, AttributeError):
+                _LIBC = False
+    if _LIBC:
+        _LIBC.malloc_trim(0)
 
 
 # ---------------------------------------------------------------------------- drawing
@@ -85,6 +108,10 @@ def _table(width: int, height: int, rng: Rng) -> np.ndarray:
         small = rng.standard_normal((height // 4 + 1, width // 4 + 1), dtype=np.float32)
         small *= np.float32(rng.uniform(4, 10))
         noise = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+        # the table is written into the noise's own buffer (3 bytes a pixel where the noise
+        # has 4): each band lands on rows of noise already used, and a picture beside the
+        # noise was a drawing's highest point
+        img = noise.view(np.uint8).reshape(-1)[:height * width * 3].reshape(height, width, 3)
         for rows in _bands(height):
             img[rows] = np.clip(base + noise[rows, :, None], 0, 255)
     else:
@@ -454,6 +481,7 @@ class StagedCamera:
             shown = self._shown(self._kind)
             if self._picture is None or self._picture[0] != shown:
                 self._picture = None  # let the old picture go before the new one is drawn
+                _give_back()
                 picture = self._render(shown, self._scene.get(shown))
                 # read-only: every read gets this same picture without a copy of its own; a
                 # reader that wrote into its frame would raise instead of changing the scene

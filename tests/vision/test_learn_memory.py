@@ -154,3 +154,26 @@ def test_the_cells_features_in_place_are_the_same_arithmetic(
             features = grid.area_features(area, 4, dx, dy, turned)
             shape = _features_before(area, 4, dx, dy, turned)
             assert np.array_equal(features[:, :shape.shape[1]], shape)
+
+
+def test_a_cloth_table_drawn_in_its_noise_is_the_table() -> None:
+    """The cloth table is written into its noise's buffer: the same pixels as beside it."""
+    width, height = 320, 200
+    seed = next(s for s in range(50) if _table_kind(s) == 1)
+    table = staged._table(width, height, np.random.default_rng(seed))
+    rng = np.random.default_rng(seed)
+    base = np.array([rng.integers(40, 160), rng.integers(60, 170), rng.integers(80, 200)],
+                    np.float32)
+    rng.integers(0, 3)
+    small = rng.standard_normal((height // 4 + 1, width // 4 + 1), dtype=np.float32)
+    small *= np.float32(rng.uniform(4, 10))
+    noise = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+    expected = np.clip(base + noise[..., None], 0, 255).astype(np.uint8)
+    assert table.shape == (height, width, 3)
+    assert np.array_equal(table, expected)
+
+
+def _table_kind(seed: int) -> int:
+    rng = np.random.default_rng(seed)
+    rng.integers(40, 160), rng.integers(60, 170), rng.integers(80, 200)
+    return int(rng.integers(0, 3))
