@@ -177,3 +177,23 @@ def _table_kind(seed: int) -> int:
     rng = np.random.default_rng(seed)
     rng.integers(40, 160), rng.integers(60, 170), rng.integers(80, 200)
     return int(rng.integers(0, 3))
+
+
+def test_free_memory_goes_back_before_each_new_scene_is_drawn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    camera = staged.StagedCamera(Config(), seed=0, width=640, height=360)
+    events: list[str] = []
+    monkeypatch.setattr(staged, "_give_back", lambda: events.append("give back"))
+    render = camera._render
+
+    def drawn(kind: str, what: object) -> np.ndarray:
+        events.append(f"draw {kind}")
+        return render(kind, what)
+
+    monkeypatch.setattr(camera, "_render", drawn)
+    camera.show_order("red-blue-green")
+    for _ in range(3):  # a still scene is drawn once
+        camera.read("order")
+    camera.show_order("blue-green-yellow")
+    camera.read("order")
+    assert events == ["give back", "draw order", "give back", "draw order"]
