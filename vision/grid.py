@@ -53,18 +53,12 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1)
     mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
-    # in place from here where the same arithmetic allows: each whole-area array is 0.3 MB,
-    # and reading a grid computes these twice (its cells and the table around)
-    del g, gx, gy
     # unsigned orientation in 20-degree bins (float modulo is slow: fold 180..360 by hand)
-    pos = ang
-    pos *= np.float32(1 / 20.0)
+    pos = ang * np.float32(1 / 20.0)
     pos -= np.float32(9.0) * (pos >= 9.0)
     base = np.floor(pos)
-    frac = pos
-    frac -= base
+    frac = pos - base
     lo = base.astype(np.int32)
-    del base
     lo[lo >= 9] = 0
     hi = lo + 1
     hi[hi == 9] = 0
@@ -72,19 +66,11 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     rows = np.arange(5 * h, dtype=np.int32)[:, None] // 8
     cols = np.arange(5 * w, dtype=np.int32)[None, :] // 8
     cell = (rows * (5 * wc) + cols) * 9
-    lo += cell
-    hi += cell
-    del cell
     n = 5 * hc * 5 * wc * 9
     # each pixel votes into its two nearest orientations
-    upper = frac
-    upper *= mag
-    lower = mag
-    lower -= upper
-    counts = np.bincount(lo.ravel(), lower.ravel(), n)
-    del lo, lower
-    counts += np.bincount(hi.ravel(), upper.ravel(), n)
-    del hi, upper
+    upper = mag * frac
+    counts = (np.bincount((cell + lo).ravel(), (mag - upper).ravel(), n)
+              + np.bincount((cell + hi).ravel(), upper.ravel(), n))
     cells = counts.astype(np.float32).reshape(5 * hc, 5 * wc, 9)
     hist = cells.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
     # 2x2-cell blocks: the four neighbours side by side, in (row, column, orientation) order
