@@ -19,7 +19,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from numpy.lib.stride_tricks import as_strided, sliding_window_view
+from numpy.lib.stride_tricks import sliding_window_view
 
 from companion.ports import GridObservation
 from vision import markers
@@ -53,24 +53,26 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1)
     mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
-    # unsigned orientation in 20-degree bins (float modulo is slow: fold 180..360 by hand)
-    pos = ang * np.float32(1 / 20.0)
-    pos -= np.float32(9.0) * (pos >= 9.0)
+    # unsigned orientation in 20-degree bins: 180..360 degrees fall in the bins of 0..180 (the
+    # fraction past a bin's start is the same either way: subtracting 9 from 9..18 is exact)
+    # (in place where an array is not needed again: each copy costs as much as the arithmetic)
+    pos = np.multiply(ang, np.float32(1 / 20.0), out=ang)
     base = np.floor(pos)
-    frac = pos - base
-    lo = base.astype(np.int32)
-    lo[lo >= 9] = 0
-    hi = lo + 1
-    hi[hi == 9] = 0
+    frac = np.subtract(pos, base, out=pos)
     hc, wc = h // 8, w // 8
-    rows = np.arange(5 * h, dtype=np.int32)[:, None] // 8
-    cols = np.arange(5 * w, dtype=np.int32)[None, :] // 8
-    cell = (rows * (5 * wc) + cols) * 9
     n = 5 * hc * 5 * wc * 9
-    # each pixel votes into its two nearest orientations
-    upper = mag * frac
-    counts = (np.bincount((cell + lo).ravel(), (mag - upper).ravel(), n)
-              + np.bincount((cell + hi).ravel(), upper.ravel(), n))
+    # each pixel votes into its two nearest orientations: the bins' indices come from a table
+    # (cheaper than folding and fixing the wrap-around in place)
+    at = base.astype(np.intp)
+    cell = _hog_cells(w, h)
+    lo = _BIN_LO[at]
+    lo += cell
+    hi = _BIN_HI[at]
+    hi += cell
+    upper = np.multiply(mag, frac, out=frac)
+    lower = np.subtract(mag, upper, out=mag)
+    counts = (np.bincount(lo.ravel(), lower.ravel(), n)
+              + np.bincount(hi.ravel(), upper.ravel(), n))
     cells = counts.astype(np.float32).reshape(5 * hc, 5 * wc, 9)
     hist = cells.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
     # 2x2-cell blocks: the four neighbours side by side, in (row, column, orientation) order
@@ -89,6 +91,24 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     colour = np.concatenate([mean / 230.0, std[:, None] / 230.0], axis=1)
     weight = float(section("grid")["colour_weight"])
     return np.concatenate([shape, colour * weight / 4], axis=1).astype(np.float32)
+
+
+_HOG_CELLS: dict[tuple[int, int], np.ndarray] = {}
+#: an angle's 20-degree step (0..18: 360 degrees is step 18) -> its lower and upper bin (0..8)
+_BIN_LO = np.arange(19, dtype=np.intp) % 9
+_BIN_HI = (_BIN_LO + 1) % 9
+
+
+def _hog_cells(w: int, h: int) -> np.ndarray:
+    """Per pixel of an area of 5x5 cells (``w`` x ``h``), the first of its 8x8-pixel cell's 9
+    orientation bins (made once per cell size)."""
+    cell = _HOG_CELLS.get((w, h))
+    if cell is None:
+        rows = np.arange(5 * h, dtype=np.intp)[:, None] // 8
+        cols = np.arange(5 * w, dtype=np.intp)[None, :] // 8
+        cell = (rows * (5 * (w // 8)) + cols) * 9
+        _HOG_CELLS[(w, h)] = cell
+    return cell
 
 
 @dataclass
@@ -169,7 +189,7 @@ def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         opposite = (missing + 2) % 4
         centres[missing] = centres[(missing + 1) % 4] + centres[(missing + 3) % 4] \
             - centres[opposite]
-    white = np.mean([markers.white_black(image, q)[0] for q in found.values()], axis=0)
+    white = np.mean(markers.whites(image, list(found.values())), axis=0)
     return np.stack([centres[i] for i in range(4)]).astype(np.float32), white
 
 
@@ -245,8 +265,9 @@ def card_outlines(image: np.ndarray, place: np.ndarray
         return np.asarray(a[r0 - dy:r1 - dy, c0 - dx:c1 - dx] - a[r0 + dy:r1 + dy, c0 + dx:c1 + dx])
 
     def strength(steps: np.ndarray) -> np.ndarray:
-        # the colours' steps summed (a matrix transform: numpy's sum over three is slow)
-        return np.asarray(cv2.transform(np.abs(steps), np.ones((1, 3), np.float32)))
+        # the colours' steps summed (a matrix transform: numpy's sum over three is slow); the
+        # steps are a scratch array, made positive in place
+        return np.asarray(cv2.transform(np.abs(steps, out=steps), np.ones((1, 3), np.float32)))
 
     def fit(score: np.ndarray) -> float:
         return float(_windows(score, rows, cols).max(axis=1).sum())
@@ -255,7 +276,14 @@ def card_outlines(image: np.ndarray, place: np.ndarray
     cw = max(widths, key=lambda k: fit(strength(pair(sides, 0, k // 2))))
     across = pair(sides, 0, cw // 2)
     tops = cv2.boxFilter(gy, -1, (cw, band))
-    scores = {ch: strength(across + pair(tops, ch // 2, 0)) for ch in heights}
+
+    def boxed(dy: int) -> np.ndarray:
+        # the four sides' steps: the top and bottom's, the left and right's added in place
+        steps = pair(tops, dy, 0)
+        steps += across
+        return steps
+
+    scores = {ch: strength(boxed(ch // 2)) for ch in heights}
     ch = max(heights, key=lambda k: fit(scores[k]))
     win = _windows(scores[ch], rows, cols)
     at = win.argmax(axis=1)
@@ -489,8 +517,9 @@ def _stats(cells: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     # pixels keeps is taken away (print, a hand's outline and noise stay); the blur reaches
     # less far than the middle lies inside its cell, so cells do not mix
     g -= cv2.GaussianBlur(g, (13, 13), 3.0)
-    grad = (np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
-            + np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))).reshape(n, h, w)
+    grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+    grad += np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    grad = grad.reshape(n, h, w)
     texture = grad[:, y:h - y, x:w - x].reshape(n, -1).mean(axis=1)
     return px, np.median(px, axis=1).astype(np.float32), texture
 
@@ -520,9 +549,11 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     """Of ``candidates``, the cells that surely show the bare surface, with a confidence.
 
     The bare surface is this picture's table just outside the area (``table``: its usual
-    patches) when the calibration's empty cells showed their picture's table, or else a mat
+    patches, or those showing the calibration's surface when only some do: :func:`_bare_patches`)
+    when the calibration's empty cells showed their picture's table, or else a mat
     printed under the area: its colour in this picture is what the cells that look like the
-    calibration's mat (loosely: light and print runs shift it) have in common. A cell is surely
+    calibration's mat (loosely: light and print runs shift it, as far again as it varied between
+    the calibration pictures) have in common. A cell is surely
     empty only when nearly all its middle shows that colour and it has no more texture than
     the surface has; anything else (a hand, a sleeve, a card) makes it decline. With
     ``table_at`` (the patches' centres, in cells; the cells are the 25 of the area), each cell
@@ -543,6 +574,14 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         if not table:
             return {}
         table_px, table_medians, table_texture = _stats(table)
+        # a mat larger than the area: the patches around it show the mat in some places and
+        # the table past its edge in others; the cells are held to the mat calibration saw
+        keep = _bare_patches(table_medians, look)
+        if keep is not None:
+            table_px, table_medians, table_texture = (table_px[keep], table_medians[keep],
+                                                      table_texture[keep])
+            if table_at is not None:
+                table_at = table_at[keep]
         ref = np.median(table_medians, axis=0)
         # a striped or grained table shows more than one shade, and its lighter shades are
         # paler: the colour a cell must show is allowed the spread the table shows itself
@@ -575,8 +614,11 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         bare_hue = look.bare / (look.bare.sum(axis=1, keepdims=True) + 1.0)
         ratio = (medians.sum(axis=1)[:, None] + 1.0) / (look.bare.sum(axis=1)[None, :] + 1.0)
         loose = float(cfg["mat_brightness_ratio"])
-        near = ((np.abs(hue[:, None, :] - bare_hue[None, :, :]).max(axis=2)
-                 <= float(cfg["mat_hue_tolerance"]))
+        # a mat whose colour varied between the calibration pictures (their lamps, a mat
+        # swapped for another print of it) may stray as far again, each share on its own
+        hue_tolerance = float(cfg["mat_hue_tolerance"]) + bare_hue.max(axis=0) \
+            - bare_hue.min(axis=0)
+        near = ((np.abs(hue[:, None, :] - bare_hue[None, :, :]) <= hue_tolerance).all(axis=2)
                 & (ratio >= 1 / loose) & (ratio <= loose)).any(axis=1)
         mats = np.flatnonzero(plain & near)
         if not len(mats):
@@ -621,6 +663,42 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
+
+
+def _bare_patches(medians: np.ndarray, look: GridLook | None) -> np.ndarray | None:
+    """Of the table patches around the area (their median colours), those showing the
+    surface the calibration's empty cells showed, when that is not what most patches show
+    (a mat larger than the area: the patches reach past its edge onto the table in some
+    pictures and not in others); None to keep them all. The surface is the group of at least
+    ``table_neighbours`` + 1 patches of one colour (``_like``) nearest to a calibration
+    picture's empty cells, and it must be near them loosely (``mat_hue_tolerance``,
+    ``mat_brightness_ratio``: the lamps differ between pictures)."""
+    cfg = section("grid")
+    if look is None or not len(look.bare) or len(medians) <= int(cfg["table_neighbours"]):
+        return None
+    # each patch's group: the patches of its colour (row i: every patch against patch i)
+    n = len(medians)
+    groups = (_like(np.tile(medians, (n, 1))[:, None, :], np.repeat(medians, n, axis=0))
+              >= 1.0).reshape(n, n)
+    size = groups.sum(axis=1)
+    keys = _colour_key(medians)
+    bare_keys = _colour_key(look.bare)
+    closeness = np.linalg.norm(keys[:, None, :] - bare_keys[None, :, :], axis=2).min(axis=1)
+    closeness[size <= int(cfg["table_neighbours"])] = np.inf
+    if not np.isfinite(closeness).any():
+        return None
+    best = int(np.argmin(closeness))
+    keep = groups[best]
+    if keep.sum() * 2 > len(medians):
+        return None  # most patches show that surface already: their median is its colour
+    ref = np.median(medians[keep], axis=0)
+    hue = ref / (ref.sum() + 1.0)
+    bare_hue = look.bare / (look.bare.sum(axis=1, keepdims=True) + 1.0)
+    ratio = (ref.sum() + 1.0) / (look.bare.sum(axis=1) + 1.0)
+    loose = float(cfg["mat_brightness_ratio"])
+    near = (np.abs(hue[None, :] - bare_hue).max(axis=1) <= float(cfg["mat_hue_tolerance"])) \
+        & (ratio >= 1 / loose) & (ratio <= loose)
+    return keep if near.any() else None
 
 
 def _texture_limit(texture_ref: float) -> float:
@@ -821,11 +899,11 @@ class _Bank:
         def placed(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
             out = cv2.matchTemplate(image, np.ascontiguousarray(kernel.reshape(th, tw)),
                                     cv2.TM_CCORR)
-            # each image's own placements start every ``height`` rows: a view, no copy
+            # each image's own placements start every ``height`` rows: a view, no copy (made
+            # directly: numpy's as_strided costs more than the arithmetic on it)
             step = out.strides[0]
-            return np.asarray(as_strided(out, (n, rows, cols),
-                                         (height * step, step, out.strides[1]),
-                                         writeable=False))
+            return np.ndarray((n, rows, cols), out.dtype, out, 0,
+                              (height * step, step, out.strides[1]))
 
         squared = tall * tall
         spread = []
