@@ -13,7 +13,7 @@ hand over the cell is not).
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +57,7 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1)
     mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
+    del g, gx, gy  # memory: a grid reading's numpy peak is this function's (0.3 MB an array)
     # unsigned orientation in 20-degree bins: 180..360 degrees fall in the bins of 0..180 (the
     # fraction past a bin's start is the same either way: subtracting 9 from 9..18 is exact)
     # (in place where an array is not needed again: each copy costs as much as the arithmetic)
@@ -68,11 +69,13 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     # each pixel votes into its two nearest orientations: the bins' indices come from a table
     # (cheaper than folding and fixing the wrap-around in place)
     at = base.astype(np.intp)
+    del base
     cell = _hog_cells(w, h)
     lo = _BIN_LO[at]
     lo += cell
     hi = _BIN_HI[at]
     hi += cell
+    del at
     upper = np.multiply(mag, frac, out=frac)
     lower = np.subtract(mag, upper, out=mag)
     counts = (np.bincount(lo.ravel(), lower.ravel(), n)
@@ -1516,24 +1519,49 @@ def _examples(areas: list[np.ndarray], grids: list[Grid], augment: bool
     return np.concatenate(feats), np.array(classes), np.array(owner)
 
 
-def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
-    """Learn the area's inset and each value's look from labelled images (image, grid)."""
+#: a calibration picture, or a function that gives it (:func:`learn` then holds one at a time)
+Picture = np.ndarray | Callable[[], np.ndarray]
+
+
+def _picture(picture: Picture) -> np.ndarray:
+    return picture() if callable(picture) else picture
+
+
+def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
+    """Learn the area's inset and each value's look from labelled images (image, grid).
+
+    Each picture is looked at once per pass and what is learnt from it kept, never more than
+    one picture's working memory at a time: a picture given as a function (the demo's
+    calibration keeps its pictures compressed) is called once per pass and let go after it.
+    """
     cfg = section("grid")
     found = []
-    for image, grid in examples:
+    for picture, grid in examples:
         try:
-            corners, white = find_area(image)
-            found.append((image, corners, white, grid))
+            corners, white = find_area(_picture(picture))
+            found.append((picture, corners, white, grid))
         except NoPlayAreaFound:
             continue
     if not found:
         return GridLook()
     steps = np.arange(cfg["inset_from"], cfg["inset_to"] + 1e-6, cfg["inset_step"])
+    labels = [EMPTY if v is None else int(v) for *_, g in found for row in g for v in row]
+    classes = np.array(labels)
+    owner = np.repeat(np.arange(len(found)), 25)
 
-    def score(inset: tuple[float, float]) -> float:
+    def features(insets: list[tuple[float, float]]) -> list[np.ndarray]:
+        # each inset's unshifted features of every picture's cells, a picture at a time
+        by_inset: list[list[np.ndarray]] = [[] for _ in insets]
+        for picture, corners, white, g in found:
+            image = _picture(picture)
+            for at, inset in zip(by_inset, insets, strict=True):
+                at.append(_examples([rectify(image, corners, inset, white=white)], [g],
+                                    augment=False)[0])
+            del image
+        return [np.concatenate(at) for at in by_inset]
+
+    def score(feats: np.ndarray) -> float:
         # how well cells of one image are told apart by the other images' cells
-        areas = [rectify(img, corners, inset, white=white) for img, corners, white, _ in found]
-        feats, classes, owner = _examples(areas, [g for *_, g in found], augment=False)
         d = _distances(feats, feats)
         if len(found) > 1:
             d[owner[:, None] == owner[None, :]] = np.inf
@@ -1546,37 +1574,45 @@ def learn(examples: list[tuple[np.ndarray, Grid]]) -> GridLook:
             return 0.0
         return float(np.mean(other[ok] - same[ok]))
 
+    def best(insets: list[tuple[float, float]]) -> float:
+        # a few insets at a time: all thirteen insets' features of every picture are 5 MB
+        scores = [score(f) for at in range(0, len(insets), 5)
+                  for f in features(insets[at:at + 5])]
+        # the first of the best, as max() over the steps picks it
+        return float(steps[max(range(len(steps)), key=scores.__getitem__)])
+
     # x and y insets are searched one after the other, the first on a common guess
-    ay = float(max(steps, key=lambda a: score((a, a))))
-    ax = float(max(steps, key=lambda a: score((a, ay))))
-    ay = float(max(steps, key=lambda a: score((ax, a))))
-    # each picture's area as its cards lie (the inset stays the fallback's, for readings
-    # whose cards are too few to register the area)
-    places = [register(img, _area_homography(corners, (ax, ay), 0))[0]
-              for img, corners, _, _ in found]
-    areas = [rectify(img, corners, (ax, ay), white=white, place=p)
-             for (img, corners, white, _), p in zip(found, places, strict=True)]
+    ay = best([(a, a) for a in steps])
+    ax = best([(a, ay) for a in steps])
+    ay = best([(ax, a) for a in steps])
     grids = [g for *_, g in found]
+    areas, greys, cells_by_image, empties, tables = [], [], [], [], []
+    for picture, corners, white, g in found:
+        image = _picture(picture)
+        # the area as the picture's cards lie (the inset stays the fallback's, for readings
+        # whose cards are too few to register the area)
+        p = register(image, _area_homography(corners, (ax, ay), 0))[0]
+        areas.append(rectify(image, corners, (ax, ay), white=white, place=p))
+        greys.append(grey_area(image, corners, (ax, ay), p))
+        cells, table, _ = _cells_and_table(image, corners, (ax, ay), white, p)
+        del image
+        # copies: the views would keep the picture's whole white-balanced warp
+        cells = [c.copy() for c in cells]
+        cells_by_image.append(cells)
+        empties.append([cells[r * 5 + c] for r in range(5) for c in range(5) if g[r][c] is None])
+        tables.append([t.copy() for t in table])
     feats, classes, _ = _examples(areas, grids, augment=True)
     plain, plain_classes, _ = _examples(areas, grids, augment=False)
+    del areas
     # the spread of the calibration's own cells: each unshifted cell's distance to its
     # nearest shifted copy's neighbours of the same class
     d = _distances(plain, feats)
     d[d < 1e-6] = np.inf
     same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
     spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
-    greys = [grey_area(img, corners, (ax, ay), p)
-             for (img, corners, _, _), p in zip(found, places, strict=True)]
+    del d, same
     templates, values, masks = learn_templates(greys, grids)
-    empties, tables = [], []
-    for (img, corners, white, g), p in zip(found, places, strict=True):
-        cells, table, _ = _cells_and_table(img, corners, (ax, ay), white, p)
-        empties.append([cells[r * 5 + c] for r in range(5) for c in range(5) if g[r][c] is None])
-        tables.append(table)
     mode, bare, texture = learn_bare(empties, tables)
-    value_colours, value_spread = learn_value_colours(
-        [_cells_and_table(img, corners, (ax, ay), white, p)[0]
-         for (img, corners, white, _), p in zip(found, places, strict=True)],
-        grids)
+    value_colours, value_spread = learn_value_colours(cells_by_image, grids)
     return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
                     templates, values, masks, mode, bare, texture, value_colours, value_spread)

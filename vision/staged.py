@@ -17,7 +17,10 @@ picture costs a few MB on top of itself.
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import math
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -55,6 +58,27 @@ _MARKER_PX = 30.0
 
 _CALIBRATIONS: dict[Any, Calibration] = {}
 _CAL_LOCK = threading.Lock()
+#: glibc, for malloc_trim (None: not looked for yet; False: not glibc)
+_LIBC: Any = None
+
+
+def _give_back() -> None:
+    """Return the free memory glibc's malloc holds to the system (``malloc_trim``), before a
+    scene is drawn. The readers free many small blocks that malloc keeps for reuse; a drawing's
+    blocks are large (a picture, the decoder's copy of it) and come straight from the system,
+    so they would stack on top of the kept ones. Drawing a scene is the demo's highest point
+    (sampled in the app: every new high of the Robot Master part was a drawing)."""
+    global _LIBC
+    if _LIBC is None:
+        _LIBC = False
+        if sys.platform.startswith("linux"):
+            try:
+                _LIBC = ctypes.CDLL("libc.so.6")
+                _LIBC.malloc_trim  # noqa: B018 (not glibc: no malloc_trim, nothing to give back)
+            except (OSError, AttributeError):
+                _LIBC = False
+    if _LIBC:
+        _LIBC.malloc_trim(0)
 
 
 # ---------------------------------------------------------------------------- drawing
@@ -84,6 +108,10 @@ def _table(width: int, height: int, rng: Rng) -> np.ndarray:
         small = rng.standard_normal((height // 4 + 1, width // 4 + 1), dtype=np.float32)
         small *= np.float32(rng.uniform(4, 10))
         noise = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
+        # the table is written into the noise's own buffer (3 bytes a pixel where the noise
+        # has 4): each band lands on rows of noise already used, and a picture beside the
+        # noise was a drawing's highest point
+        img = noise.view(np.uint8).reshape(-1)[:height * width * 3].reshape(height, width, 3)
         for rows in _bands(height):
             img[rows] = np.clip(base + noise[rows, :, None], 0, 255)
     else:
@@ -125,9 +153,11 @@ def _hand(canvas: np.ndarray, rng: Rng, cx: float, cy: float, size: float,
         _blend(canvas, x, rows.start, skin, soft[rows, x:x + w])
 
 
-def _camera(img: np.ndarray, rng: Rng) -> np.ndarray:
+def _camera(img: np.ndarray, rng: Rng, *, compressed: bool = False) -> np.ndarray:
     """What a camera makes of the table (as ``draw.degrade`` for a clean view): lighting
-    gradient, lamp colour, maybe a soft shadow, a little blur, sensor noise and compression."""
+    gradient, lamp colour, maybe a soft shadow, a little blur, sensor noise and compression.
+    ``compressed``: the JPEG bytes (a tenth of the picture) rather than the picture they
+    decode to (:func:`_develop`)."""
     h, w = img.shape[:2]
     gx, gy = rng.normal(0, 1, 2)
     norm = math.hypot(gx, gy) or 1.0
@@ -159,7 +189,7 @@ def _camera(img: np.ndarray, rng: Rng) -> np.ndarray:
     del shade
     sigma = rng.uniform(0.0, 0.8)
     if sigma > 0.3:
-        cv2.GaussianBlur(img, (0, 0), sigma, dst=img)
+        _blur(img, sigma)
     noise = np.float32(rng.uniform(1, 4))
     for rows in _bands(h):
         band = img[rows]
@@ -171,7 +201,33 @@ def _camera(img: np.ndarray, rng: Rng) -> np.ndarray:
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         return img
-    return np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR))
+    return buf if compressed else _develop(buf)
+
+
+def _blur(img: np.ndarray, sigma: float) -> None:
+    """``cv2.GaussianBlur(img, (0, 0), sigma, dst=img)`` band by band, the same pixels: blurring
+    in place, OpenCV first copies the whole picture. Each band is blurred with the rows its
+    kernel reaches on either side and written back once the next band no longer needs its
+    unblurred rows (OpenCV's 8-bit Gaussian is fixed-point, so a band's pixels are exactly the
+    whole picture's)."""
+    h = img.shape[0]
+    # OpenCV's 8-bit kernel is round(6 sigma + 1) wide (odd): half of it, and one more row
+    reach = (round(6 * sigma + 1) | 1) // 2 + 1
+    assert reach <= _BAND  # a band needs only its own rows and the next band's unwritten ones
+    pending: tuple[slice, np.ndarray] | None = None
+    for rows in _bands(h):
+        lo, hi = max(0, rows.start - reach), min(h, rows.stop + reach)
+        done = cv2.GaussianBlur(img[lo:hi], (0, 0), sigma)[rows.start - lo:rows.stop - lo]
+        if pending is not None:
+            img[pending[0]] = pending[1]
+        pending = (rows, done)
+    if pending is not None:
+        img[pending[0]] = pending[1]
+
+
+def _develop(shot: np.ndarray) -> np.ndarray:
+    """The picture of :func:`_camera`'s JPEG bytes (the same pixels every time)."""
+    return shot if shot.ndim == 3 else np.asarray(cv2.imdecode(shot, cv2.IMREAD_COLOR))
 
 
 # ---------------------------------------------------------------------------- scenes
@@ -213,23 +269,28 @@ def render_tiles(style: Style, colours: list[str], robots: dict[int, str], rng: 
                                   rng.uniform(-_TILE_TURN, _TILE_TURN)) @ draw.scale(k)
             _paste(img, tile, view @ on_table @ on_board,
                    draw.rounded_mask(tile_px, tile_px, tile_px // 10))
-    return _camera(img, rng)
+    shot = _camera(img, rng, compressed=True)
+    del img  # the drawn picture goes before the camera's is decoded
+    return _develop(shot)
 
 
 # the demo's card is held tidily: its pose from narrower ranges than the datasets' (scenes.py)
 TIDY_ORDER = OrderPose(size=(0.6, 0.85), turn=12.0, tilt=0.02, reach=(0.0, 0.04))
-BANDED = Drawing(_table, _paste, _hand, lambda img, rng, hard: _camera(img, rng))
+# the camera gives its JPEG bytes: decoded only once the drawn picture has gone with the scene
+BANDED = Drawing(_table, _paste, _hand,
+                 lambda img, rng, hard: _camera(img, rng, compressed=True))
 
 
 def render_order(style: Style, robot: str, rng: Rng, width: int, height: int) -> np.ndarray:
     """A robot card held up to the camera by a hand that keeps off the robot."""
-    return scenes.render_order(style, robot, rng, width, height, pose=TIDY_ORDER,
-                               drawing=BANDED)
+    return _develop(scenes.render_order(style, robot, rng, width, height, pose=TIDY_ORDER,
+                                        drawing=BANDED))
 
 
 def render_grid(style: Style, cells: list[list[int | None]], rng: Rng, width: int,
-                height: int) -> np.ndarray:
-    """The 5x5 Robot Master play area (top row first) between markers 42..45."""
+                height: int, *, compressed: bool = False) -> np.ndarray:
+    """The 5x5 Robot Master play area (top row first) between markers 42..45; ``compressed``:
+    its JPEG bytes (:func:`_develop` gives the picture)."""
     img = _table(width, height, rng)
     view = draw.view(width, height, rng, turn=4.0)
     marker_px = _MARKER_PX * width / 1280
@@ -271,7 +332,9 @@ def render_grid(style: Style, cells: list[list[int | None]], rng: Rng, width: in
             cy = y0 + (r + 0.5 + rng.uniform(-0.02, 0.02)) * cell_h
             H = draw.place(patch.shape[1] * k, patch.shape[0] * k, cx, cy, angle) @ draw.scale(k)
             _paste(img, patch, view @ H, draw.rounded_mask(patch.shape[1], patch.shape[0], 8))
-    return _camera(img, rng)
+    shot = _camera(img, rng, compressed=True)
+    del img  # the drawn picture goes before the camera's is decoded
+    return shot if compressed else _develop(shot)
 
 
 # ---------------------------------------------------------------------------- calibration
@@ -311,10 +374,13 @@ def _calibration(config: Config, seed: int, style: Style, with_grid: bool, width
             _CALIBRATIONS[key] = cal
         if with_grid and not cal.grid.learnt:
             rng = np.random.default_rng(seed + 2_000_003)
-            areas = []
+            # kept as the camera's JPEG bytes and decoded whenever learning looks at one:
+            # three pictures at once (8 MB at 1280x720) would be the app's highest point
+            areas: list[tuple[grid.Picture, list[list[int | None]]]] = []
             for _ in range(3):
                 cells = random_grid(rng, cards=int(rng.integers(12, 22)))
-                areas.append((render_grid(style, cells, rng, width, height), cells))
+                shot = render_grid(style, cells, rng, width, height, compressed=True)
+                areas.append((functools.partial(_develop, shot), cells))
             cal.grid = grid.learn(areas)
             cal.images += len(areas)
         return cal
@@ -392,6 +458,11 @@ class StagedCamera:
     # ------------------------------------------------------------------ the port
     def read(self, kind: ReadingKind, *, secret: bool = False) -> Observation:
         if kind == "grid" and not self._camera.calibration.grid.learnt:
+            with self._lock:
+                # the picture of what another kind last read would be let go at this read's
+                # frame anyway: it goes before learning, the most memory a read takes
+                if self._picture is not None and self._picture[0] != self._shown(kind):
+                    self._picture = None
             self._camera.set_calibration(_calibration(
                 self.config, self._seed, self.style, True, self.width, self.height))
         self._kind = kind
@@ -401,11 +472,16 @@ class StagedCamera:
         self._camera.close()
 
     # ------------------------------------------------------------------ rendering
+    def _shown(self, kind: str) -> str:
+        """What a read of ``kind`` sees: its scene, or the empty table."""
+        return kind if kind in self._scene else "empty"
+
     def _frame(self) -> np.ndarray:
         with self._lock:
-            shown = self._kind if self._kind in self._scene else "empty"
+            shown = self._shown(self._kind)
             if self._picture is None or self._picture[0] != shown:
                 self._picture = None  # let the old picture go before the new one is drawn
+                _give_back()
                 picture = self._render(shown, self._scene.get(shown))
                 # read-only: every read gets this same picture without a copy of its own; a
                 # reader that wrote into its frame would raise instead of changing the scene
@@ -424,7 +500,8 @@ class StagedCamera:
         rng = self._next_rng()
         w, h = self.width, self.height
         if kind == "empty":
-            return _camera(_table(w, h, rng), rng)
+            shot = _camera(_table(w, h, rng), rng, compressed=True)
+            return _develop(shot)
         if kind == "tiles":
             return render_tiles(self.style, colours, what, rng, w, h)
         if kind == "order":
