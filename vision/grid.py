@@ -725,6 +725,7 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     if not mat:
         ink_level = np.percentile(table_px.sum(axis=2), 1) * float(cfg["empty_ink_ratio"])
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
+        ok &= ~_strays(medians, ref, ok)
     else:
         # on a mat, against the surface the cell is held to (the mat cells near it, or the
         # calibration's mat): a printed mat is plain where a cell's middle lies
@@ -733,6 +734,29 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
+
+
+def _strays(medians: np.ndarray, ref: np.ndarray, bare: np.ndarray) -> np.ndarray:
+    """Per cell (its median colour), whether it strays from the bare table as a thing over
+    it does, not as the light does. Grain and noise spread a bare cell's pixels around the
+    table's colour (the per-pixel tolerance allows that), but the middle of them stays on it;
+    a hand of nearly the table's colour (tan skin on pine, or on a pale mat once
+    white-balanced) moves the whole cell, its median more than ``empty_median_hue`` from the
+    table's (``ref``: one colour, or one per cell). A lamp or light falling off moves the
+    other bare cells (``bare``: those that pass every other test) alike, so a cell stray from
+    the table counts as bare still when it is within ``empty_median_hue`` of their median;
+    with fewer than two such cells to compare with, nothing tells a lamp from a hand."""
+    limit = float(section("grid")["empty_median_hue"])
+    hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
+    ref = np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3), medians.shape)
+    ref_hue = ref / (ref.sum(axis=1, keepdims=True) + 1.0)
+    stray = np.abs(hue - ref_hue).max(axis=1) > limit
+    for k in np.flatnonzero(stray):
+        peers = np.flatnonzero(bare)
+        peers = peers[peers != k]
+        if len(peers) >= 2:
+            stray[k] = bool(np.abs(hue[k] - np.median(hue[peers], axis=0)).max() > limit)
+    return np.asarray(stray, bool)
 
 
 def _bare_patches(medians: np.ndarray, look: GridLook | None) -> np.ndarray | None:
