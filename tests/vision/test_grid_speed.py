@@ -4,6 +4,8 @@ placements of a stacked template match)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
@@ -13,30 +15,14 @@ from vision import grid, markers
 from vision.synth import random_grid
 from vision.synth.scenes import Style, render_grid
 
+#: the conftest's reference orientation votes of a 5x5 cells' picture
+Votes = Callable[[np.ndarray], np.ndarray]
 
-def _plain_histograms(area: np.ndarray, margin: int = 4) -> np.ndarray:
-    """The cells' orientation votes as :func:`grid.area_features` counted them before: the angle
-    folded onto 0..180 degrees in place, the wrap-around bin fixed by masks."""
+
+def _cut(area: np.ndarray, margin: int = 4) -> np.ndarray:
+    """The 5x5 cells' picture inside an area with ``margin`` pixels around it."""
     w, h = grid._cell_size()
-    img = area[margin:margin + 5 * h, margin:margin + 5 * w]
-    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    mag, ang = cv2.cartToPolar(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1),
-                               cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1), angleInDegrees=True)
-    pos = ang * np.float32(1 / 20.0)
-    pos -= np.float32(9.0) * (pos >= 9.0)
-    base = np.floor(pos)
-    frac = pos - base
-    lo = base.astype(np.int32)
-    lo[lo >= 9] = 0
-    hi = lo + 1
-    hi[hi == 9] = 0
-    rows = np.arange(5 * h, dtype=np.int32)[:, None] // 8
-    cols = np.arange(5 * w, dtype=np.int32)[None, :] // 8
-    cell = (rows * (5 * (w // 8)) + cols) * 9
-    n = 5 * (h // 8) * 5 * (w // 8) * 9
-    upper = mag * frac
-    return np.asarray(np.bincount((cell + lo).ravel(), (mag - upper).ravel(), n)
-                      + np.bincount((cell + hi).ravel(), upper.ravel(), n))
+    return area[margin:margin + 5 * h, margin:margin + 5 * w]
 
 
 def _histograms(area: np.ndarray, monkeypatch: pytest.MonkeyPatch) -> np.ndarray:
@@ -57,7 +43,7 @@ def _histograms(area: np.ndarray, monkeypatch: pytest.MonkeyPatch) -> np.ndarray
 
 
 def test_gradient_histograms_count_as_before_on_steps_at_every_angle(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, plain_votes: Votes) -> None:
     w, h = grid._cell_size()
     rng = np.random.default_rng(5)
     noise = rng.integers(0, 256, (5 * h + 8, 5 * w + 8, 3), dtype=np.uint8)
@@ -67,16 +53,16 @@ def test_gradient_histograms_count_as_before_on_steps_at_every_angle(
     steps = np.repeat(steps, 3, axis=2)
     flat = np.full_like(noise, 128)
     for area in (noise, steps, flat):
-        assert np.array_equal(_histograms(area, monkeypatch), _plain_histograms(area))
+        assert np.array_equal(_histograms(area, monkeypatch), plain_votes(_cut(area)))
 
 
 def test_gradient_histograms_count_as_before_on_a_rendered_grid(
-        style: Style, monkeypatch: pytest.MonkeyPatch) -> None:
+        style: Style, monkeypatch: pytest.MonkeyPatch, plain_votes: Votes) -> None:
     rng = np.random.default_rng(71)
     image = render_grid(style, random_grid(rng, cards=12), rng)
     corners, white = grid.find_area(image)
     area = grid.rectify(image, corners, (0.0, 0.0), white=white)
-    assert np.array_equal(_histograms(area, monkeypatch), _plain_histograms(area))
+    assert np.array_equal(_histograms(area, monkeypatch), plain_votes(_cut(area)))
 
 
 def test_the_markers_whites_at_once_are_each_markers_white(style: Style) -> None:

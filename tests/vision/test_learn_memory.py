@@ -99,34 +99,16 @@ def test_the_camera_blur_band_by_band_is_opencvs_blur(height: int, sigma: float)
     assert np.array_equal(image, expected)
 
 
-def _features_before(area: np.ndarray, margin: int, dx: int, dy: int, turned: bool
-                     ) -> np.ndarray:
+def _features_before(area: np.ndarray, margin: int, dx: int, dy: int, turned: bool,
+                     votes: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """:func:`vision.grid.area_features` as it was before it worked in place (its shape part:
     the colour part is unchanged)."""
     w, h = grid._cell_size()
     img = area[margin + dy:margin + dy + 5 * h, margin + dx:margin + dx + 5 * w]
     if turned:
         img = cv2.rotate(img, cv2.ROTATE_180)
-    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1)
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1)
-    mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
-    pos = ang * np.float32(1 / 20.0)
-    pos -= np.float32(9.0) * (pos >= 9.0)
-    base = np.floor(pos)
-    frac = pos - base
-    lo = base.astype(np.int32)
-    lo[lo >= 9] = 0
-    hi = lo + 1
-    hi[hi == 9] = 0
     hc, wc = h // 8, w // 8
-    rows = np.arange(5 * h, dtype=np.int32)[:, None] // 8
-    cols = np.arange(5 * w, dtype=np.int32)[None, :] // 8
-    cell = (rows * (5 * wc) + cols) * 9
-    n = 5 * hc * 5 * wc * 9
-    upper = mag * frac
-    counts = (np.bincount((cell + lo).ravel(), (mag - upper).ravel(), n)
-              + np.bincount((cell + hi).ravel(), upper.ravel(), n))
+    counts = votes(img)
     cells = counts.astype(np.float32).reshape(5 * hc, 5 * wc, 9)
     hist = cells.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)
     blocks = np.concatenate([hist[:, :, :-1, :-1], hist[:, :, :-1, 1:], hist[:, :, 1:, :-1],
@@ -138,7 +120,8 @@ def _features_before(area: np.ndarray, margin: int, dx: int, dy: int, turned: bo
 
 
 def test_the_cells_features_in_place_are_the_same_arithmetic(
-        shots: list[tuple[np.ndarray, grid.Grid]]) -> None:
+        shots: list[tuple[np.ndarray, grid.Grid]],
+        plain_votes: Callable[[np.ndarray], np.ndarray]) -> None:
     w, h = grid._cell_size()
     rng = np.random.default_rng(3)
     areas = [rng.integers(0, 256, (5 * h + 8, 5 * w + 8, 3), dtype=np.uint8)]
@@ -152,7 +135,7 @@ def test_the_cells_features_in_place_are_the_same_arithmetic(
     for area in areas:
         for dx, dy, turned in [(0, 0, False), (3, 0, True), (0, -3, False)]:
             features = grid.area_features(area, 4, dx, dy, turned)
-            shape = _features_before(area, 4, dx, dy, turned)
+            shape = _features_before(area, 4, dx, dy, turned, plain_votes)
             assert np.array_equal(features[:, :shape.shape[1]], shape)
 
 
