@@ -564,7 +564,7 @@ class CompanionApp(App):
 
     def _cancel(self) -> None:
         self._showing_request = False
-        self.controller.selected_cell = None
+        self.controller.request_closed()
         self._next_request()
 
     # ------------------------------------------------------------------ clock and keys

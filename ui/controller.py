@@ -74,6 +74,10 @@ class Controller:
         self.camera_message = ""
         # The card just read stays under the camera for a moment; its reading again is no news.
         self._last_card: str | None = None
+        # A person is checking or correcting a reading on a screen of its own: the camera may
+        # grow sure of the card meanwhile, but the person decides (committing the camera's
+        # reading would refuse their answer, a correction included, as out of turn).
+        self.checking = False
 
     # ------------------------------------------------------------------ state
 
@@ -150,10 +154,16 @@ class Controller:
 
     def undo(self, out: Outcome | None = None) -> Result:
         out = out if out is not None else Outcome()
+        self.checking = False
         self.buying = None
         self.service.buyer = None
         self.selected_cell = None
         return self.submit(c.Undo(), out)
+
+    def request_closed(self) -> None:
+        """A picker or hold-to-reveal screen was left without a choice."""
+        self.selected_cell = None
+        self.checking = False
 
     # ------------------------------------------------------------------ the clock
 
@@ -186,7 +196,7 @@ class Controller:
         for suggestion in update.suggestions:
             if self._stale(suggestion):
                 continue
-            if suggestion.confident:
+            if suggestion.confident and not self.checking:
                 self.submit(suggestion.command, out)
             else:
                 pending.append(suggestion)
@@ -211,6 +221,7 @@ class Controller:
     def handle(self, key: str) -> Outcome:
         """An action key from a view model (see :mod:`ui.viewmodels`)."""
         out = Outcome(changed=True)
+        self.checking = False  # a tap on a game screen: no check screen is open any more
         verb, _sep, arg = key.partition(":")
         table = self.table
         if verb == "undo":
@@ -354,6 +365,8 @@ class Controller:
             return
         suggestion = self.pending[0]
         cmd = suggestion.command
+        if verb in ("check-reading", "fix-reading"):
+            self.checking = True
         if verb == "dismiss-reading":
             self.pending = self.pending[1:]
         elif verb == "accept-reading":
@@ -401,6 +414,7 @@ class Controller:
 
     def _submit_picked(self, command: c.Command, out_holder: Outcome | None = None) -> Outcome:
         out = out_holder or Outcome()
+        self.checking = False
         self.submit(command, out)
         return out
 

@@ -197,6 +197,45 @@ def test_a_doubtful_order_card_is_confirmed_on_a_private_screen(
     assert table(ctl).step is Step.BOARD
 
 
+def test_a_reading_being_checked_is_not_committed_by_the_camera_meanwhile(
+    wired_service: tuple[TableService, FakeCamera, FakeSirenBoard],
+) -> None:
+    """Found in the demo: while the Customer looked at a doubtful order card's check screen, the
+    camera grew sure of the card and committed it, and the Customer's answer was then refused
+    as out of turn (a correction would have been lost the same way)."""
+    service, camera, _board = wired_service
+    service.start()
+    service.new_game(RoboFactorySetup(("Ann", "Bob"), "Ann"))
+    ctl = Controller(service, has_camera=True)
+    camera.stage(OrderObservation(RobotReading("red-green-blue", 0.5)))
+    wait_for(ctl, lambda: bool(ctl.pending))
+    request = only_request(ctl.handle("check-reading"), "secret")
+    camera.stage(OrderObservation(RobotReading("red-green-blue", 0.99)))
+    wait_for(ctl, lambda: bool(ctl.pending) and ctl.pending[0].confident)
+    assert table(ctl).step is Step.ORDER  # held while Ann decides
+    assert request.fix is not None and request.fix.done is not None
+    out = request.fix.done("red-red-red")  # Ann corrects it: her card counts
+    assert isinstance(out, Outcome) and not out.error, out.message
+    assert str(table(ctl).order_card()) == "red-red-red"
+    assert table(ctl).step is Step.BOARD
+
+
+def test_a_check_left_without_an_answer_lets_the_camera_commit_again(
+    wired_service: tuple[TableService, FakeCamera, FakeSirenBoard],
+) -> None:
+    service, camera, _board = wired_service
+    service.start()
+    service.new_game(RoboFactorySetup(("Ann", "Bob"), "Ann"))
+    ctl = Controller(service, has_camera=True)
+    camera.stage(OrderObservation(RobotReading("red-green-blue", 0.5)))
+    wait_for(ctl, lambda: bool(ctl.pending))
+    only_request(ctl.handle("check-reading"), "secret")
+    ctl.request_closed()  # the picker or secret screen was left with its back button
+    camera.stage(OrderObservation(RobotReading("red-green-blue", 0.99)))
+    wait_for(ctl, lambda: table(ctl).step is Step.BOARD)
+    assert str(table(ctl).order_card()) == "red-green-blue"
+
+
 def test_siren_presses_call_eureka_and_robots_are_read(
     wired_service: tuple[TableService, FakeCamera, FakeSirenBoard],
 ) -> None:
