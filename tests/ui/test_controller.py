@@ -178,15 +178,23 @@ def test_confident_readings_count_and_doubtful_ones_ask(
     assert service.session.live[-1] == c.LayBoardCard("blue-blue-blue", "touch", 0.5)
 
 
-def test_a_doubtful_order_card_is_confirmed_on_a_private_screen(
+def doubtful_order_card(
     wired_service: tuple[TableService, FakeCamera, FakeSirenBoard],
-) -> None:
+) -> tuple[Controller, FakeCamera]:
+    """A two-player game whose Customer (Ann) holds an order card the camera is unsure of."""
     service, camera, _board = wired_service
     service.start()
     service.new_game(RoboFactorySetup(("Ann", "Bob"), "Ann"))
     ctl = Controller(service, has_camera=True)
     camera.stage(OrderObservation(RobotReading("red-green-blue", 0.5)))
     wait_for(ctl, lambda: bool(ctl.pending))
+    return ctl, camera
+
+
+def test_a_doubtful_order_card_is_confirmed_on_a_private_screen(
+    wired_service: tuple[TableService, FakeCamera, FakeSirenBoard],
+) -> None:
+    ctl, _camera = doubtful_order_card(wired_service)
     view = ctl.view()
     assert isinstance(view, vm.FactoryView) and "red" not in repr(view)
     request = only_request(ctl.handle("check-reading"), "secret")
@@ -203,12 +211,7 @@ def test_a_reading_being_checked_is_not_committed_by_the_camera_meanwhile(
     """Found in the demo: while the Customer looked at a doubtful order card's check screen, the
     camera grew sure of the card and committed it, and the Customer's answer was then refused
     as out of turn (a correction would have been lost the same way)."""
-    service, camera, _board = wired_service
-    service.start()
-    service.new_game(RoboFactorySetup(("Ann", "Bob"), "Ann"))
-    ctl = Controller(service, has_camera=True)
-    camera.stage(OrderObservation(RobotReading("red-green-blue", 0.5)))
-    wait_for(ctl, lambda: bool(ctl.pending))
+    ctl, camera = doubtful_order_card(wired_service)
     request = only_request(ctl.handle("check-reading"), "secret")
     camera.stage(OrderObservation(RobotReading("red-green-blue", 0.99)))
     wait_for(ctl, lambda: bool(ctl.pending) and ctl.pending[0].confident)
@@ -223,12 +226,7 @@ def test_a_reading_being_checked_is_not_committed_by_the_camera_meanwhile(
 def test_a_check_left_without_an_answer_lets_the_camera_commit_again(
     wired_service: tuple[TableService, FakeCamera, FakeSirenBoard],
 ) -> None:
-    service, camera, _board = wired_service
-    service.start()
-    service.new_game(RoboFactorySetup(("Ann", "Bob"), "Ann"))
-    ctl = Controller(service, has_camera=True)
-    camera.stage(OrderObservation(RobotReading("red-green-blue", 0.5)))
-    wait_for(ctl, lambda: bool(ctl.pending))
+    ctl, camera = doubtful_order_card(wired_service)
     only_request(ctl.handle("check-reading"), "secret")
     ctl.request_closed()  # the picker or secret screen was left with its back button
     camera.stage(OrderObservation(RobotReading("red-green-blue", 0.99)))
