@@ -1543,6 +1543,19 @@ def _examples(areas: list[np.ndarray], grids: list[Grid], augment: bool
     return np.concatenate(feats), np.array(classes), np.array(owner)
 
 
+def _unshifted_rows(pictures: int) -> np.ndarray:
+    """Where each picture's unshifted, unturned cells lie among :func:`_examples`'s augmented
+    rows (in the order of the unaugmented rows)."""
+    cfg = section("grid")
+    shifts = [int(s) for s in cfg["shifts"]]
+    turns = [False, True] if cfg["turned"] else [False]
+    moves = sorted({(dx, 0) for dx in shifts} | {(0, dy) for dy in shifts})
+    block = moves.index((0, 0)) * len(turns)  # the unturned copy comes first
+    per_picture = len(moves) * len(turns) * 25
+    return np.concatenate([p * per_picture + block * 25 + np.arange(25)
+                           for p in range(pictures)]) if pictures else np.zeros(0, np.intp)
+
+
 #: a calibration picture, or a function that gives it (:func:`learn` then holds one at a time)
 Picture = np.ndarray | Callable[[], np.ndarray]
 
@@ -1629,9 +1642,11 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     plain, plain_classes, _ = _examples(areas, grids, augment=False)
     del areas
     # the spread of the calibration's own cells: each unshifted cell's distance to its
-    # nearest shifted copy's neighbours of the same class
+    # nearest other example of the same class (its own shifted and turned copies included)
     d = _distances(plain, feats)
-    d[d < 1e-6] = np.inf
+    # the cell itself is left out by where it lies among the examples, not by a distance of
+    # zero: float32 distances of a row to itself come out at 0.0005-0.001, not 0
+    d[np.arange(len(plain)), _unshifted_rows(len(grids))] = np.inf
     same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
     spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
     del d, same
