@@ -351,16 +351,20 @@ def _lattice_consensus(src: np.ndarray, dst: np.ndarray, tol: float) -> np.ndarr
     markers' area (14 of 550 clean grids, 12 of them right there). A stretch per axis is what
     the cards' spacing adds to the markers' area, so it is fitted once the lattice is found."""
     none = np.zeros(len(src), bool)
-    _, inl = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=tol)
+    # (only which boxes agree is used, not the map: RANSAC's own refinement of it is skipped)
+    _, inl = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=tol,
+                                         refineIters=0)
     if inl is None:
         return none
     ok = inl.ravel() > 0
     for _ in range(3):
-        if np.unique(dst[ok, 0]).size < 2 or np.unique(dst[ok, 1]).size < 2:
+        s, d = src[ok], dst[ok]
+        if np.ptp(d, axis=0).min() <= 0:
             break  # one row or column: no spacing to fit along the other axis
-        ax, bx = np.polyfit(src[ok, 0], dst[ok, 0], 1)
-        ay, by = np.polyfit(src[ok, 1], dst[ok, 1], 1)
-        fit = np.stack([ax * src[:, 0] + bx, ay * src[:, 1] + by], axis=1)
+        # per axis, the least-squares line from the box's to its cell's coordinate
+        s_mean, d_mean = s.mean(axis=0), d.mean(axis=0)
+        slope = ((s - s_mean) * (d - d_mean)).sum(axis=0) / ((s - s_mean) ** 2).sum(axis=0)
+        fit = (src - s_mean) * slope + d_mean
         again = np.linalg.norm(fit - dst, axis=1) <= tol
         if again.sum() <= ok.sum():
             break
