@@ -351,6 +351,8 @@ def _lattice_consensus(src: np.ndarray, dst: np.ndarray, tol: float) -> np.ndarr
     markers' area (14 of 550 clean grids, 12 of them right there). A stretch per axis is what
     the cards' spacing adds to the markers' area, so it is fitted once the lattice is found."""
     none = np.zeros(len(src), bool)
+    if len(src) < 2:
+        return none
     # (only which boxes agree is used, not the map: RANSAC's own refinement of it is skipped)
     _, inl = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=tol,
                                          refineIters=0)

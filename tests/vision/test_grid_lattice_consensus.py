@@ -83,3 +83,9 @@ def test_cards_spaced_wider_than_the_cells_are_all_kept() -> None:
     src = (middles - centre) * (1.05, 1.0) + centre + rng.uniform(-0.03, 0.03, (25, 2)) * w
     ok = grid._lattice_consensus(src, middles, 0.1 * w)
     assert ok.all()
+
+
+def test_one_box_or_none_agrees_on_nothing() -> None:
+    middles = _middles()
+    assert not grid._lattice_consensus(middles[:1], middles[:1], 4.8).any()
+    assert len(grid._lattice_consensus(middles[:0], middles[:0], 4.8)) == 0
