@@ -24,6 +24,7 @@ class EndScreen(BaseScreen):
     headline = StringProperty("")
     lines = StringProperty("")
     note = StringProperty("")
+    filled = ("chart",)
 
     def refresh(self) -> None:
         table = self.app.controller.table
