@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp
 from kivy.properties import (
@@ -123,7 +124,40 @@ class RobotView(BoxLayout):
                 part.color = (1, 1, 1, 1)
 
 
-class CubesChart(Widget):
+class _LabelPool:
+    """The labels a drawn widget (chart, heat map) puts on its drawing, reused from one drawing
+    to the next: a drawing runs whenever the widget moves or is resized (several times while
+    its screen is laid out), and labels made anew each time piled up as garbage (each some
+    hundreds of Python objects in reference cycles, and a texture; see docs/ui.md, "Memory").
+    """
+
+    _labels: list[Label]
+    _used: int
+
+    def _labels_begin(self) -> None:
+        self._used = 0
+
+    def _labels_place(self, **props: Any) -> Label:
+        """The next label of this drawing, showing ``props`` (every property a caller sets)."""
+        if self._used < len(self._labels):
+            label = self._labels[self._used]
+            for name, value in props.items():
+                setattr(label, name, value)
+        else:
+            label = Label(**props)
+            self._labels.append(label)
+            self.add_widget(label)  # type: ignore[attr-defined]
+        self._used += 1
+        return label
+
+    def _labels_end(self) -> None:
+        """Let go of the labels this drawing did not need."""
+        for label in self._labels[self._used:]:
+            self.remove_widget(label)  # type: ignore[attr-defined]
+        del self._labels[self._used:]
+
+
+class CubesChart(_LabelPool, Widget):
     """Each player's cubes after every turn, one line per player, named at its end."""
 
     series = ListProperty([])  # [(name, [values], winner)]
@@ -132,15 +166,21 @@ class CubesChart(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._labels: list[Label] = []
-        self.bind(series=self._draw, size=self._draw, pos=self._draw)
+        self._used = 0
+        # one drawing per frame however many of these change in it
+        redraw = Clock.create_trigger(self._draw, -1)
+        self.bind(series=redraw, palette=redraw, size=redraw, pos=redraw)
 
     def _draw(self, *_args: Any) -> None:
         self.canvas.clear()
-        for label in self._labels:
-            self.remove_widget(label)
-        self._labels = []
-        if not self.series:
-            return
+        self._labels_begin()
+        try:
+            if self.series:
+                self._draw_series()
+        finally:
+            self._labels_end()
+
+    def _draw_series(self) -> None:
         left, bottom = self.x + dp(40), self.y + dp(28)
         width, height = self.width - dp(130), self.height - dp(56)
         turns = max(len(points) for _n, points, _w in self.series) - 1
@@ -202,7 +242,7 @@ class CubesChart(Widget):
         color: Any = (0.85, 0.85, 0.9, 1),
         halign: str = "center",
     ) -> None:
-        label = Label(
+        self._labels_place(
             text=text,
             pos=(x, y),
             size=(w, dp(20)),
@@ -213,11 +253,9 @@ class CubesChart(Widget):
             valign="middle",
             text_size=(w, dp(20)),
         )
-        self._labels.append(label)
-        self.add_widget(label)
 
 
-class HeatMap(Widget):
+class HeatMap(_LabelPool, Widget):
     """The Robot Master grid with every line's score; stronger colour = higher score."""
 
     grid = ListProperty([])
@@ -230,15 +268,22 @@ class HeatMap(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._labels: list[Label] = []
-        self.bind(grid=self._draw, size=self._draw, pos=self._draw)
+        self._used = 0
+        # one drawing per frame however many of these change in it
+        redraw = Clock.create_trigger(self._draw, -1)
+        self.bind(grid=redraw, row_scores=redraw, column_scores=redraw, max_score=redraw,
+                  size=redraw, pos=redraw)
 
     def _draw(self, *_args: Any) -> None:
         self.canvas.clear()
-        for label in self._labels:
-            self.remove_widget(label)
-        self._labels = []
-        if not self.grid:
-            return
+        self._labels_begin()
+        try:
+            if self.grid:
+                self._draw_grid()
+        finally:
+            self._labels_end()
+
+    def _draw_grid(self) -> None:
         n = len(self.grid)
         cell = min(self.width / (n + 1.3), self.height / (n + 1.3))
         x0 = self.x + (self.width - cell * (n + 1.3)) / 2
@@ -283,6 +328,4 @@ class HeatMap(Widget):
         self._text(str(score), x, y, w, h, bold=True)
 
     def _text(self, text: str, x: float, y: float, w: float, h: float, bold: bool = False) -> None:
-        label = Label(text=text, pos=(x, y), size=(w, h), font_size="20sp", bold=bold)
-        self._labels.append(label)
-        self.add_widget(label)
+        self._labels_place(text=text, pos=(x, y), size=(w, h), font_size="20sp", bold=bold)
