@@ -8,9 +8,11 @@ state directory.
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import os
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,34 @@ def parser() -> argparse.ArgumentParser:
 KEPT_OUT = ("_ssl", "_hashlib")
 
 
+class LazyAsyncio(types.ModuleType):
+    """``asyncio`` until something uses it: Kivy's clock imports asyncio when it is made, for
+    its async mode (``async_runTouchApp``), which the app never runs; the app's loop is Kivy's
+    own (``App.run``). asyncio and what it imports (concurrent.futures, selectors, ...) are some
+    5 MB resident in a plain process. The clock keeps this module and its ``wait_for``; the
+    first other use of an attribute imports the real asyncio, which then replaces this one.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_real_asyncio(), name)
+
+    @staticmethod
+    async def wait_for(aw: Any, timeout: float | None) -> Any:
+        return await _real_asyncio().wait_for(aw, timeout)
+
+
+def _real_asyncio() -> Any:
+    module = sys.modules.get("asyncio")
+    if isinstance(module, LazyAsyncio):
+        del sys.modules["asyncio"]
+        try:
+            module = importlib.import_module("asyncio")
+        except BaseException:
+            sys.modules.setdefault("asyncio", module)
+            raise
+    return module
+
+
 def keep_out_unused() -> None:
     """Keep libraries the app never uses out of the process, before Kivy and numpy are imported.
 
@@ -70,6 +100,8 @@ def keep_out_unused() -> None:
     modules: dict[str, Any] = sys.modules
     for name in KEPT_OUT:
         modules.setdefault(name, None)
+    if "asyncio" not in modules:
+        modules["asyncio"] = LazyAsyncio("asyncio")
     os.environ.setdefault("KIVY_IMAGE", "sdl2")
 
 
