@@ -135,6 +135,8 @@ class _LabelPool:
     _used: int
 
     def _labels_begin(self) -> None:
+        """A new drawing: the lines and boxes go to ``canvas.before`` (cleared for it), under the
+        labels, whose own canvases stay in ``canvas`` while they are reused."""
         self._used = 0
 
     def _labels_place(self, **props: Any) -> Label:
@@ -172,7 +174,7 @@ class CubesChart(_LabelPool, Widget):
         self.bind(series=redraw, palette=redraw, size=redraw, pos=redraw)
 
     def _draw(self, *_args: Any) -> None:
-        self.canvas.clear()
+        self.canvas.before.clear()
         self._labels_begin()
         try:
             if self.series:
@@ -187,7 +189,7 @@ class CubesChart(_LabelPool, Widget):
         top_value = max(max(points) for _n, points, _w in self.series)
         top_value = max(top_value, 1)
         step_x = width / max(turns, 1)
-        with self.canvas:
+        with self.canvas.before:
             Color(0.5, 0.5, 0.55, 1)
             Line(points=[left, bottom, left + width, bottom], width=1)
             Line(points=[left, bottom, left, bottom + height], width=1)
@@ -213,7 +215,7 @@ class CubesChart(_LabelPool, Widget):
             coords: list[float] = []
             for t, value in enumerate(points):
                 coords += [left + t * step_x, bottom + height * value / top_value]
-            with self.canvas:
+            with self.canvas.before:
                 Color(*rgba)
                 # winners get a thicker line; every line carries its name, so colour is not needed
                 Line(
@@ -275,7 +277,7 @@ class HeatMap(_LabelPool, Widget):
                   size=redraw, pos=redraw)
 
     def _draw(self, *_args: Any) -> None:
-        self.canvas.clear()
+        self.canvas.before.clear()
         self._labels_begin()
         try:
             if self.grid:
@@ -292,7 +294,7 @@ class HeatMap(_LabelPool, Widget):
         for r, row in enumerate(self.grid):
             for col, value in enumerate(row):
                 x, y = x0 + col * cell, y_top - (r + 1) * cell
-                with self.canvas:
+                with self.canvas.before:
                     Color(0.22, 0.24, 0.3, 1)
                     Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
                 self._text("" if value is None else str(value), x, y, cell, cell)
@@ -322,7 +324,7 @@ class HeatMap(_LabelPool, Widget):
         self, score: int, x: float, y: float, w: float, h: float, rgba: Any, top: int
     ) -> None:
         strength = 0.15 + 0.85 * score / top
-        with self.canvas:
+        with self.canvas.before:
             Color(rgba[0] * strength, rgba[1] * strength, rgba[2] * strength, 1)
             Rectangle(pos=(x + 1, y + 1), size=(w - 2, h - 2))
         self._text(str(score), x, y, w, h, bold=True)

@@ -235,8 +235,11 @@ def test_drawn_charts_reuse_their_labels(tmp_path: Path) -> None:
         chart_made = [id(label) for label in chart.children]
         chart.pos = (3, 3)
         Clock.tick()
+        drawn = [label.canvas in heat.canvas.children for label in heat.children]
+        chart_drawn = [label.canvas in chart.canvas.children for label in chart.children]
         print(json.dumps({
             "labels": len(made), "kept": [id(label) for label in heat.children] == made,
+            "drawn": drawn, "chart_drawn": chart_drawn,
             "texts": sorted({label.text for label in heat.children}),
             "chart_kept": [id(label) for label in chart.children] == chart_made,
             "chart_labels": len(chart_made),
@@ -248,6 +251,8 @@ def test_drawn_charts_reuse_their_labels(tmp_path: Path) -> None:
     )
     assert found["labels"] == 35  # 25 cells and 10 line scores
     assert found["kept"] is True
+    assert len(found["drawn"]) == 35 and all(found["drawn"])  # still on the widget's canvas
+    assert all(found["chart_drawn"])
     assert found["texts"] == ["0", "2"]  # the new cells and row scores, the columns' as before
     assert found["chart_labels"] > 5 and found["chart_kept"] is True
 
