@@ -67,7 +67,11 @@ class LazyAsyncio(types.ModuleType):
     its async mode (``async_runTouchApp``), which the app never runs; the app's loop is Kivy's
     own (``App.run``). asyncio and what it imports (concurrent.futures, selectors, ...) are some
     5 MB resident in a plain process. The clock keeps this module and its ``wait_for``; the
-    first other use of an attribute imports the real asyncio, which then replaces this one.
+    first other use of an attribute imports the real asyncio.
+
+    It stands in ``sys.modules`` only while Kivy's clock is made (:func:`prepare_kivy` takes it
+    out again): an ``import asyncio.events`` that found it there would load a second copy of
+    that submodule beside the one the real package imports, with its own event-loop state.
     """
 
     def __getattr__(self, name: str) -> Any:
@@ -80,14 +84,17 @@ class LazyAsyncio(types.ModuleType):
 
 def _real_asyncio() -> Any:
     module = sys.modules.get("asyncio")
-    if isinstance(module, LazyAsyncio):
-        del sys.modules["asyncio"]
-        try:
-            module = importlib.import_module("asyncio")
-        except BaseException:
-            sys.modules.setdefault("asyncio", module)
-            raise
+    if module is None or isinstance(module, LazyAsyncio):
+        sys.modules.pop("asyncio", None)
+        module = importlib.import_module("asyncio")
     return module
+
+
+def _release_asyncio_stand_in() -> None:
+    """Take the stand-in out of ``sys.modules`` once the clock holds it: later imports of
+    asyncio, and of its submodules, then load the real package the ordinary way."""
+    if isinstance(sys.modules.get("asyncio"), LazyAsyncio):
+        del sys.modules["asyncio"]
 
 
 def keep_out_unused() -> None:
@@ -143,6 +150,9 @@ def prepare_kivy(fullscreen: bool, *, quiet: bool = True) -> None:
     # A touch screen without a keyboard: names are typed on Kivy's own keyboard.
     KivyConfig.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "system")
     KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
+    import kivy.clock  # noqa: F401  (made now, after maxfps is set, while asyncio stands in)
+
+    _release_asyncio_stand_in()
 
 
 #: camera frames (2.6 MB at 1280x720) and the readers' copies of them are larger than this

@@ -78,20 +78,25 @@ def test_asyncio_waits_until_something_uses_it(tmp_path: Path) -> None:
         import json, sys
         from ui.launch import LazyAsyncio, prepare_kivy
         prepare_kivy(False)
-        from kivy.clock import Clock  # makes the clock, which imports asyncio for its async mode
-        lazy = isinstance(sys.modules["asyncio"], LazyAsyncio)
+        from kivy.clock import Clock  # made by prepare_kivy, which imported asyncio for it
+        lazy = isinstance(Clock._async_lib, LazyAsyncio)
+        standing_in = "asyncio" in sys.modules
         loaded = sorted(m for m in sys.modules if m.startswith(("asyncio.", "concurrent.")))
+        import asyncio.events as events  # a submodule first: one copy, the package's own
         import asyncio  # a real use: the real module, and the clock's async mode still works
         waited = asyncio.run(Clock._async_wait_for(asyncio.sleep(0, "slept"), 1))
-        print(json.dumps({"lazy": lazy, "loaded": loaded, "waited": waited,
-                          "real": "asyncio.events" in sys.modules}))
+        print(json.dumps({"lazy": lazy, "standing_in": standing_in, "loaded": loaded,
+                          "waited": waited, "real": not isinstance(asyncio, LazyAsyncio),
+                          "one_copy": asyncio.base_events.events is events}))
         """,
         tmp_path,
     )
     assert found["lazy"] is True
+    assert found["standing_in"] is False
     assert found["loaded"] == []
     assert found["waited"] == "slept"
     assert found["real"] is True
+    assert found["one_copy"] is True
 
 
 #: a Kivy app made (not run) for screens built alone: the kv rules ask the running app for
