@@ -122,6 +122,9 @@ class Screens(FloatLayout):
             return
         if self.current_screen is not None:
             self.remove_widget(self.current_screen)
+            left = getattr(self.current_screen, "left", None)
+            if left is not None:
+                left()
         self.current_screen = screen
         self.add_widget(screen)
 

@@ -8,9 +8,11 @@ state directory.
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import os
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,41 @@ def parser() -> argparse.ArgumentParser:
 KEPT_OUT = ("_ssl", "_hashlib")
 
 
+class LazyAsyncio(types.ModuleType):
+    """``asyncio`` until something uses it: Kivy's clock imports asyncio when it is made, for
+    its async mode (``async_runTouchApp``), which the app never runs; the app's loop is Kivy's
+    own (``App.run``). asyncio and what it imports (concurrent.futures, selectors, ...) are some
+    5 MB resident in a plain process. The clock keeps this module and its ``wait_for``; the
+    first other use of an attribute imports the real asyncio.
+
+    It stands in ``sys.modules`` only while Kivy's clock is made (:func:`prepare_kivy` takes it
+    out again): an ``import asyncio.events`` that found it there would load a second copy of
+    that submodule beside the one the real package imports, with its own event-loop state.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_real_asyncio(), name)
+
+    @staticmethod
+    async def wait_for(aw: Any, timeout: float | None) -> Any:
+        return await _real_asyncio().wait_for(aw, timeout)
+
+
+def _real_asyncio() -> Any:
+    module = sys.modules.get("asyncio")
+    if module is None or isinstance(module, LazyAsyncio):
+        sys.modules.pop("asyncio", None)
+        module = importlib.import_module("asyncio")
+    return module
+
+
+def _release_asyncio_stand_in() -> None:
+    """Take the stand-in out of ``sys.modules`` once the clock holds it: later imports of
+    asyncio, and of its submodules, then load the real package the ordinary way."""
+    if isinstance(sys.modules.get("asyncio"), LazyAsyncio):
+        del sys.modules["asyncio"]
+
+
 def keep_out_unused() -> None:
     """Keep libraries the app never uses out of the process, before Kivy and numpy are imported.
 
@@ -70,6 +107,8 @@ def keep_out_unused() -> None:
     modules: dict[str, Any] = sys.modules
     for name in KEPT_OUT:
         modules.setdefault(name, None)
+    if "asyncio" not in modules:
+        modules["asyncio"] = LazyAsyncio("asyncio")
     os.environ.setdefault("KIVY_IMAGE", "sdl2")
 
 
@@ -111,6 +150,9 @@ def prepare_kivy(fullscreen: bool, *, quiet: bool = True) -> None:
     # A touch screen without a keyboard: names are typed on Kivy's own keyboard.
     KivyConfig.set("kivy", "keyboard_mode", "systemanddock" if fullscreen else "system")
     KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
+    import kivy.clock  # noqa: F401  (made now, after maxfps is set, while asyncio stands in)
+
+    _release_asyncio_stand_in()
 
 
 #: camera frames (2.6 MB at 1280x720) and the readers' copies of them are larger than this

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp
 from kivy.properties import (
@@ -123,7 +124,42 @@ class RobotView(BoxLayout):
                 part.color = (1, 1, 1, 1)
 
 
-class CubesChart(Widget):
+class _LabelPool:
+    """The labels a drawn widget (chart, heat map) puts on its drawing, reused from one drawing
+    to the next: a drawing runs whenever the widget moves or is resized (several times while
+    its screen is laid out), and labels made anew each time piled up as garbage (each some
+    hundreds of Python objects in reference cycles, and a texture; see docs/ui.md, "Memory").
+    """
+
+    _labels: list[Label]
+    _used: int
+
+    def _labels_begin(self) -> None:
+        """A new drawing: the lines and boxes go to ``canvas.before`` (cleared for it), under the
+        labels, whose own canvases stay in ``canvas`` while they are reused."""
+        self._used = 0
+
+    def _labels_place(self, **props: Any) -> Label:
+        """The next label of this drawing, showing ``props`` (every property a caller sets)."""
+        if self._used < len(self._labels):
+            label = self._labels[self._used]
+            for name, value in props.items():
+                setattr(label, name, value)
+        else:
+            label = Label(**props)
+            self._labels.append(label)
+            self.add_widget(label)  # type: ignore[attr-defined]
+        self._used += 1
+        return label
+
+    def _labels_end(self) -> None:
+        """Let go of the labels this drawing did not need."""
+        for label in self._labels[self._used:]:
+            self.remove_widget(label)  # type: ignore[attr-defined]
+        del self._labels[self._used:]
+
+
+class CubesChart(_LabelPool, Widget):
     """Each player's cubes after every turn, one line per player, named at its end."""
 
     series = ListProperty([])  # [(name, [values], winner)]
@@ -132,22 +168,28 @@ class CubesChart(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._labels: list[Label] = []
-        self.bind(series=self._draw, size=self._draw, pos=self._draw)
+        self._used = 0
+        # one drawing per frame however many of these change in it
+        redraw = Clock.create_trigger(self._draw, -1)
+        self.bind(series=redraw, palette=redraw, size=redraw, pos=redraw)
 
     def _draw(self, *_args: Any) -> None:
-        self.canvas.clear()
-        for label in self._labels:
-            self.remove_widget(label)
-        self._labels = []
-        if not self.series:
-            return
+        self.canvas.before.clear()
+        self._labels_begin()
+        try:
+            if self.series:
+                self._draw_series()
+        finally:
+            self._labels_end()
+
+    def _draw_series(self) -> None:
         left, bottom = self.x + dp(40), self.y + dp(28)
         width, height = self.width - dp(130), self.height - dp(56)
         turns = max(len(points) for _n, points, _w in self.series) - 1
         top_value = max(max(points) for _n, points, _w in self.series)
         top_value = max(top_value, 1)
         step_x = width / max(turns, 1)
-        with self.canvas:
+        with self.canvas.before:
             Color(0.5, 0.5, 0.55, 1)
             Line(points=[left, bottom, left + width, bottom], width=1)
             Line(points=[left, bottom, left, bottom + height], width=1)
@@ -173,7 +215,7 @@ class CubesChart(Widget):
             coords: list[float] = []
             for t, value in enumerate(points):
                 coords += [left + t * step_x, bottom + height * value / top_value]
-            with self.canvas:
+            with self.canvas.before:
                 Color(*rgba)
                 # winners get a thicker line; every line carries its name, so colour is not needed
                 Line(
@@ -202,7 +244,7 @@ class CubesChart(Widget):
         color: Any = (0.85, 0.85, 0.9, 1),
         halign: str = "center",
     ) -> None:
-        label = Label(
+        self._labels_place(
             text=text,
             pos=(x, y),
             size=(w, dp(20)),
@@ -213,11 +255,9 @@ class CubesChart(Widget):
             valign="middle",
             text_size=(w, dp(20)),
         )
-        self._labels.append(label)
-        self.add_widget(label)
 
 
-class HeatMap(Widget):
+class HeatMap(_LabelPool, Widget):
     """The Robot Master grid with every line's score; stronger colour = higher score."""
 
     grid = ListProperty([])
@@ -230,15 +270,22 @@ class HeatMap(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._labels: list[Label] = []
-        self.bind(grid=self._draw, size=self._draw, pos=self._draw)
+        self._used = 0
+        # one drawing per frame however many of these change in it
+        redraw = Clock.create_trigger(self._draw, -1)
+        self.bind(grid=redraw, row_scores=redraw, column_scores=redraw, max_score=redraw,
+                  size=redraw, pos=redraw)
 
     def _draw(self, *_args: Any) -> None:
-        self.canvas.clear()
-        for label in self._labels:
-            self.remove_widget(label)
-        self._labels = []
-        if not self.grid:
-            return
+        self.canvas.before.clear()
+        self._labels_begin()
+        try:
+            if self.grid:
+                self._draw_grid()
+        finally:
+            self._labels_end()
+
+    def _draw_grid(self) -> None:
         n = len(self.grid)
         cell = min(self.width / (n + 1.3), self.height / (n + 1.3))
         x0 = self.x + (self.width - cell * (n + 1.3)) / 2
@@ -247,7 +294,7 @@ class HeatMap(Widget):
         for r, row in enumerate(self.grid):
             for col, value in enumerate(row):
                 x, y = x0 + col * cell, y_top - (r + 1) * cell
-                with self.canvas:
+                with self.canvas.before:
                     Color(0.22, 0.24, 0.3, 1)
                     Rectangle(pos=(x + 1, y + 1), size=(cell - 2, cell - 2))
                 self._text("" if value is None else str(value), x, y, cell, cell)
@@ -277,12 +324,10 @@ class HeatMap(Widget):
         self, score: int, x: float, y: float, w: float, h: float, rgba: Any, top: int
     ) -> None:
         strength = 0.15 + 0.85 * score / top
-        with self.canvas:
+        with self.canvas.before:
             Color(rgba[0] * strength, rgba[1] * strength, rgba[2] * strength, 1)
             Rectangle(pos=(x + 1, y + 1), size=(w - 2, h - 2))
         self._text(str(score), x, y, w, h, bold=True)
 
     def _text(self, text: str, x: float, y: float, w: float, h: float, bold: bool = False) -> None:
-        label = Label(text=text, pos=(x, y), size=(w, h), font_size="20sp", bold=bold)
-        self._labels.append(label)
-        self.add_widget(label)
+        self._labels_place(text=text, pos=(x, y), size=(w, h), font_size="20sp", bold=bold)

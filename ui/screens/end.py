@@ -24,6 +24,7 @@ class EndScreen(BaseScreen):
     headline = StringProperty("")
     lines = StringProperty("")
     note = StringProperty("")
+    filled = ("chart",)
 
     def refresh(self) -> None:
         table = self.app.controller.table
@@ -34,18 +35,24 @@ class EndScreen(BaseScreen):
         self.headline = view.headline
         self.lines = "\n".join(view.lines)
         self.note = self.app.note("")[0]
+        # the chart or heat map already shown is updated, not made anew at every refresh
         box = self.ids.chart
-        box.clear_widgets()
+        shown = box.children[0] if len(box.children) == 1 else None
         if view.series:
-            chart = CubesChart(palette=CHART_COLOURS)
+            chart = shown if isinstance(shown, CubesChart) else CubesChart(palette=CHART_COLOURS)
             chart.symbol_font = self.app.symbol_font
             chart.series = [(s.name, list(s.points), s.winner) for s in view.series]
-            box.add_widget(chart)
+            if chart is not shown:
+                box.clear_widgets()
+                box.add_widget(chart)
         elif view.grid:
-            heat = HeatMap(
-                row_scores=list(view.row_scores),
-                column_scores=list(view.column_scores),
-                max_score=view.max_score,
-            )
+            heat = shown if isinstance(shown, HeatMap) else HeatMap()
+            heat.row_scores = list(view.row_scores)
+            heat.column_scores = list(view.column_scores)
+            heat.max_score = view.max_score
             heat.grid = [list(r) for r in view.grid]
-            box.add_widget(heat)
+            if heat is not shown:
+                box.clear_widgets()
+                box.add_widget(heat)
+        else:
+            box.clear_widgets()

@@ -21,6 +21,7 @@ class FactoryScreen(BaseScreen):
     note_is_error = BooleanProperty(False)
     secret_scan = BooleanProperty(False)
     can_undo = BooleanProperty(False)
+    filled = ("players", "lines", "board", "prompts", "actions")
 
     def refresh(self) -> None:
         view = self.app.controller.view()

@@ -14,6 +14,7 @@ from ui.screens.base import BaseScreen
 
 class NumberScreen(BaseScreen):
     title = StringProperty("")
+    filled = ("numbers",)
 
     def show(
         self,

@@ -21,6 +21,7 @@ class PickerScreen(BaseScreen):
     title = StringProperty("")
     private = BooleanProperty(False)
     complete = BooleanProperty(False)
+    filled = ("rows", "preview")
 
     def show(
         self,
