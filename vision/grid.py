@@ -949,6 +949,20 @@ def _halves(windows: list[np.ndarray]) -> np.ndarray:
     return np.asarray(small.reshape(n, height // COARSE, width // COARSE), np.float32)
 
 
+def _fft_size(n: int) -> int:
+    """The smallest length from ``n`` up whose only prime factors are 2, 3 and 5 (a Fourier
+    transform of such a length is quick; 38, twice 19, takes twice as long as 40)."""
+    m = n
+    while True:
+        rest = m
+        for p in (2, 3, 5):
+            while rest % p == 0:
+                rest //= p
+        if rest == 1:
+            return m
+        m += 1
+
+
 def _normalised(rows: np.ndarray) -> np.ndarray:
     rows = rows - rows.mean(axis=1, keepdims=True)
     return np.asarray(rows / (np.linalg.norm(rows, axis=1, keepdims=True) + 1e-6))
@@ -964,6 +978,8 @@ class _Bank:
     masks: np.ndarray  # (masks, pixels)
     mask_of: np.ndarray  # (templates,)
     counts: np.ndarray  # (masks,)
+    #: the masks' and templates' Fourier transforms (conjugated), by transform size
+    spectra: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
 
     @staticmethod
     def of(templates: np.ndarray, masks: np.ndarray) -> _Bank:
@@ -981,32 +997,36 @@ class _Bank:
     def correlate_all(self, images: np.ndarray, size: tuple[int, int]
                       ) -> tuple[np.ndarray, int, int]:
         """Normalised correlation at every placement in each of several images of one size
-        (n, H, W): (templates, n, rows, cols), rows and cols. The images are stacked into one
-        and matched with each template and mask (placements across two images are dropped):
-        much cheaper than cutting out every placement. A patch flatter than one grey level
-        counts as that flat (no division by nothing)."""
-        n, height, width = images.shape
+        (n, H, W): (templates, n, rows, cols), rows and cols. Correlated through Fourier
+        transforms: each image (and its square) is transformed once and multiplied with every
+        template's and mask's transform, all images and templates in one batch (one
+        ``matchTemplate`` call a template transformed the whole stack again each time). A
+        placement never reaches past its image's edge, so the transforms' wrap-around never
+        touches a placement's sum. Each image's own mean is taken away first: neither a
+        template (zero-mean) nor a patch's spread sees it, and the sums stay small, so their
+        rounding does too. A patch flatter than one grey level counts as that flat (no
+        division by nothing)."""
+        _, height, width = images.shape
         th, tw = size
         rows, cols = height - th + 1, width - tw + 1
-        tall = np.ascontiguousarray(images.reshape(n * height, width), np.float32)
-
-        def placed(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
-            out = cv2.matchTemplate(image, np.ascontiguousarray(kernel.reshape(th, tw)),
-                                    cv2.TM_CCORR)
-            # each image's own placements start every ``height`` rows: a view, no copy (made
-            # directly: numpy's as_strided costs more than the arithmetic on it)
-            step = out.strides[0]
-            return np.ndarray((n, rows, cols), out.dtype, out, 0,
-                              (height * step, step, out.strides[1]))
-
-        squared = tall * tall
-        spread = []
-        for mask, count in zip(self.masks, self.counts, strict=True):
-            sums, squares = placed(tall, mask), placed(squared, mask)
-            spread.append(np.sqrt(np.maximum(squares - sums * sums / count, count)))
-        corr = np.empty((len(self.weights), n, rows, cols), np.float32)
-        for t, (w, m) in enumerate(zip(self.weights, self.mask_of, strict=True)):
-            np.divide(placed(tall, w), spread[m], out=corr[t])
+        shape = (_fft_size(height), _fft_size(width))
+        kernels = self.spectra.get(shape)
+        if kernels is None:
+            flat = np.zeros((len(self.masks) + len(self.weights), *shape), np.float32)
+            flat[:, :th, :tw] = np.concatenate([self.masks, self.weights]).reshape(-1, th, tw)
+            kernels = np.conj(np.fft.rfft2(flat))
+            self.spectra[shape] = kernels
+        nm = len(self.masks)
+        f = np.asarray(images, np.float32)
+        f = f - f.mean(axis=(1, 2), keepdims=True, dtype=np.float32)
+        spectrum = np.fft.rfft2(np.stack([f, f * f]), s=shape)  # (2, n, ...)
+        # per mask, the sums and the sums of squares under it at every placement
+        under = np.fft.irfft2(spectrum[:, None] * kernels[None, :nm, None],
+                              s=shape)[..., :rows, :cols]
+        counts = self.counts[:, None, None, None]
+        spread = np.sqrt(np.maximum(under[1] - under[0] * under[0] / counts, counts))
+        products = np.fft.irfft2(spectrum[0][None] * kernels[nm:, None], s=shape)
+        corr = np.divide(products[..., :rows, :cols], spread[self.mask_of], dtype=np.float32)
         return corr, rows, cols
 
     def correlate(self, patches: np.ndarray, groups: np.ndarray | None = None,
