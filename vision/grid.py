@@ -13,6 +13,7 @@ hand over the cell is not).
 from __future__ import annotations
 
 import base64
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -187,7 +188,7 @@ def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The four play-area marker centres (4x2), clockwise from top-left, and the markers' white
     (BGR), the picture's reference for colours. With one marker hidden (a hand), the fourth
     corner is completed as a parallelogram."""
-    found = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)
+    found = _area_markers(image)
     centres = {m - markers.PLAY_AREA_IDS[0]: q.mean(axis=0) for m, q in found.items()}
     if len(centres) < 3:
         raise NoPlayAreaFound("the play area's corner markers are not in view")
@@ -198,6 +199,30 @@ def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             - centres[opposite]
     white = np.mean(markers.whites(image, list(found.values())), axis=0)
     return np.stack([centres[i] for i in range(4)]).astype(np.float32), white
+
+
+#: per thread, where the play-area markers were found in the last picture (its size, and each
+#: marker's id and corners in the order the whole picture's search gave them)
+_last_seen = threading.local()
+
+
+def _area_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The play-area markers (id -> corners). The camera and the markers stuck down stay put
+    between frames, so they are looked for first near where this thread's last picture of
+    the same size showed all four (:func:`markers.detect_near`: the same corners, for a
+    twentieth of a whole picture's search); only when that does not find all four is the
+    whole picture searched. (Not seen so: a second marker of the same id put down elsewhere
+    once the area was found, which the whole picture's search would drop as a duplicate.)"""
+    size = image.shape[:2]
+    last = getattr(_last_seen, "markers", None)
+    if last is not None and last[0] == size:
+        found = markers.detect_near(image, last[1], markers.PLAY_AREA_IDS)
+        if len(found) == 4:
+            _last_seen.markers = (size, list(found.items()))
+            return found
+    found = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)
+    _last_seen.markers = (size, list(found.items())) if len(found) == 4 else None
+    return found
 
 
 def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: int,
