@@ -70,7 +70,7 @@ def _refine(grey_image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     ``cornerSubPix`` with a window of ``relativeCornerRefinmentWinSize`` of the marker's cell
     (at least 1, at most ``cornerRefinementWinSize``), in float32 as OpenCV computes it."""
     params = _REFINE_PARAMS
-    sides = np.sqrt(((quad - np.roll(quad, -1, axis=0)) ** 2).sum(axis=1, dtype=np.float32))
+    sides = np.sqrt(((quad - quad[[1, 2, 3, 0]]) ** 2).sum(axis=1, dtype=np.float32))
     cell = np.float32(np.float32(sides[0] + sides[1] + sides[2] + sides[3])
                       / np.float32(4 * (4 + 2 * params.markerBorderBits)))
     win = round(float(np.float32(params.relativeCornerRefinmentWinSize) * cell))
@@ -186,8 +186,13 @@ def detect_near(image: np.ndarray, quads: Sequence[tuple[int, np.ndarray]],
         boxes.append((x0, y0, x1, y1, grey(image[y0:y1, x0:x1])))
     # the boxes' grey where they lie in the picture: corners are refined there, in the
     # picture's own coordinates (cornerSubPix's rounding, and with it whether a corner in a
-    # faint spot moves at all, depends on where the point lies); nothing outside a box is read
-    canvas = np.zeros((height, width), np.uint8)
+    # faint spot moves at all, depends on where the point lies). Nothing outside a box is read
+    # (a corner lies deep inside its box), so one canvas per thread and size serves every
+    # picture: clearing a new one each time costs more than the search in the boxes
+    canvas = getattr(_local, "canvas", None)
+    if canvas is None or canvas.shape != (height, width):
+        canvas = np.zeros((height, width), np.uint8)
+        _local.canvas = canvas
     for x0, y0, x1, y1, crop in boxes:
         canvas[y0:y1, x0:x1] = crop
 
