@@ -72,9 +72,10 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     at = base.astype(np.intp)
     del base
     cell = _hog_cells(w, h)
-    lo = _BIN_LO[at]
+    # (np.take: the same lookup as indexing, a third of its cost)
+    lo = np.take(_BIN_LO, at)
     lo += cell
-    hi = _BIN_HI[at]
+    hi = np.take(_BIN_HI, at)
     hi += cell
     del at
     upper = np.multiply(mag, frac, out=frac)
