@@ -380,6 +380,42 @@ def _line_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return a, my - a * mx
 
 
+def _lattice_consensus(src: np.ndarray, dst: np.ndarray, tol: float) -> np.ndarray:
+    """Which boxes (centres ``src``, their cells' middles ``dst``) agree on one lattice: the
+    most boxes one shift, turn and scale brings within ``tol`` of their cells' middles
+    (RANSAC, two boxes a sample), then as many as one stretch and shift along each axis,
+    fitted to those, brings there (again from the boxes it brings, while they grow).
+
+    An affine map (three boxes a sample) fits any three boxes exactly, shear included, which a
+    lattice of hand-laid cards does not have: boxes off real cards (on a neighbour card's
+    edge, across two cards laid each a little askew) agreed on lattices of their own often
+    enough that whole pictures were asked as "astray" that read right cell for cell at the
+    markers' area (14 of 550 clean grids, 12 of them right there). A stretch per axis is what
+    the cards' spacing adds to the markers' area, so it is fitted once the lattice is found."""
+    none = np.zeros(len(src), bool)
+    if len(src) < 2:
+        return none
+    # (only which boxes agree is used, not the map: RANSAC's own refinement of it is skipped)
+    _, inl = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=tol,
+                                         refineIters=0)
+    if inl is None:
+        return none
+    ok = inl.ravel() > 0
+    for _ in range(3):
+        s, d = src[ok], dst[ok]
+        if np.ptp(d, axis=0).min() <= 0:
+            break  # one row or column: no spacing to fit along the other axis
+        # per axis, the least-squares line from the box's to its cell's coordinate
+        s_mean, d_mean = s.mean(axis=0), d.mean(axis=0)
+        slope = ((s - s_mean) * (d - d_mean)).sum(axis=0) / ((s - s_mean) ** 2).sum(axis=0)
+        fit = (src - s_mean) * slope + d_mean
+        again = np.linalg.norm(fit - dst, axis=1) <= tol
+        if again.sum() <= ok.sum():
+            break
+        ok = again
+    return ok
+
+
 def _lattice_fit(src: np.ndarray, dst: np.ndarray, spread: bool) -> np.ndarray | None:
     """The simplest correction (area pixels -> area pixels) that brings the cards found
     (``src``) to their cells' middles (``dst``) about as well as the outlines can tell: none,
@@ -510,11 +546,7 @@ def _register_once(image: np.ndarray, place: np.ndarray, printed: bool = False
     src, dst = centres[strong], nominal[strong]
     rows, cols = np.arange(25)[strong] // 5, np.arange(25)[strong] % 5
     tol = float(cfg["register_tolerance"]) * w
-    # the cards that agree on one lattice (RANSAC, an affine map: three cards a sample)
-    _, inl = cv2.estimateAffine2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=tol)
-    if inl is None:
-        return place, False, 0.0
-    ok = inl.ravel() > 0
+    ok = _lattice_consensus(src, dst, tol)
     if ok.sum() < 4 or len(set(rows[ok])) < 2 or len(set(cols[ok])) < 2:
         return place, False, 0.0
     correction = _lattice_fit(src[ok], dst[ok], len(set(rows[ok])) >= 3
@@ -1605,6 +1637,19 @@ def _examples(areas: list[np.ndarray], grids: list[Grid], augment: bool
     return np.concatenate(feats), np.array(classes), np.array(owner)
 
 
+def _unshifted_rows(pictures: int) -> np.ndarray:
+    """Where each picture's unshifted, unturned cells lie among :func:`_examples`'s augmented
+    rows (in the order of the unaugmented rows)."""
+    cfg = section("grid")
+    shifts = [int(s) for s in cfg["shifts"]]
+    turns = [False, True] if cfg["turned"] else [False]
+    moves = sorted({(dx, 0) for dx in shifts} | {(0, dy) for dy in shifts})
+    block = moves.index((0, 0)) * len(turns)  # the unturned copy comes first
+    per_picture = len(moves) * len(turns) * 25
+    return np.concatenate([p * per_picture + block * 25 + np.arange(25)
+                           for p in range(pictures)]) if pictures else np.zeros(0, np.intp)
+
+
 #: a calibration picture, or a function that gives it (:func:`learn` then holds one at a time)
 Picture = np.ndarray | Callable[[], np.ndarray]
 
@@ -1691,9 +1736,11 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     plain, plain_classes, _ = _examples(areas, grids, augment=False)
     del areas
     # the spread of the calibration's own cells: each unshifted cell's distance to its
-    # nearest shifted copy's neighbours of the same class
+    # nearest other example of the same class (its own shifted and turned copies included)
     d = _distances(plain, feats)
-    d[d < 1e-6] = np.inf
+    # the cell itself is left out by where it lies among the examples, not by a distance of
+    # zero: float32 distances of a row to itself come out at 0.0005-0.001, not 0
+    d[np.arange(len(plain)), _unshifted_rows(len(grids))] = np.inf
     same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
     spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
     del d, same

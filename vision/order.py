@@ -1086,12 +1086,20 @@ def warp_card(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.asarray(card / white)
 
 
-def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray) -> np.ndarray:
+def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray,
+          both_ways: bool = False) -> np.ndarray:
     """The card's outline moved so that its print lines up with the calibration cards' mean
     print (``template``, a :func:`sketch`): an outline found a little off (a side on a board's
     edge beside the card, a hand of the frame's colour, perspective) is put right by matching
     what is printed inside it (enhanced correlation, an affine map, a few canonical pixels at
-    most). Upside down cards are matched against the template turned."""
+    most). Upside down cards are matched against the template turned.
+
+    Which way up to match is guessed from the print inside the outline as found, and an
+    outline a few pixels off can make that guess wrong (the head and the legs are both
+    rounded shapes of about one size: shifted, one lies where the other should); lined up
+    with the wrong end, the print then says the card is the other way up. With ``both_ways``
+    the print is lined up both ways and the better match kept: what the reader reads from,
+    once per card found (the outlines judged while looking for a card take the guess)."""
     cfg = section("order")
     w, h = canonical_size()
     rim, m = int(cfg["sketch_rim"]), int(cfg["align_margin"])
@@ -1104,24 +1112,34 @@ def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray) -> np.ndarr
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     drawn = cv2.GaussianBlur(cv2.magnitude(gx, gy), (0, 0), float(cfg["sketch_blur"]))
-    inner = drawn[m + rim:m + h - rim, m + w - rim - template.shape[1]:m + w - rim]
-    turned = float((inner * template[::-1, ::-1]).sum()) > float((inner * template).sum())
-    target = np.ascontiguousarray(template[::-1, ::-1] if turned else template, np.float32)
-    warp = np.array([[1, 0, m + rim], [0, 1, m + rim]], np.float32)
+    if both_ways:
+        targets = [template, template[::-1, ::-1]]
+    else:
+        inner = drawn[m + rim:m + h - rim, m + rim:m + w - rim]
+        turned = float((inner * template[::-1, ::-1]).sum()) > float((inner * template).sum())
+        targets = [template[::-1, ::-1] if turned else template]
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, int(cfg["align_iterations"]),
                 1e-4)
-    try:
-        _, found = cv2.findTransformECC(target, drawn, warp, cv2.MOTION_AFFINE, criteria,
-                                        np.full(drawn.shape, 255, np.uint8), 1)
-    except cv2.error:  # no convergence: the outline stays as found
-        return quad
-    # template pixel x is canonical pixel x + rim; pixel i's centre is at i + 0.5
-    warp = np.asarray(found, np.float32)
-    corners = (canon - rim - 0.5) @ warp[:, :2].T + warp[:, 2] + 0.5
-    if float(np.abs(corners - (canon + m)).max()) > float(cfg["align_max"]):
+    best: tuple[float, np.ndarray] | None = None
+    for target in targets:
+        warp = np.array([[1, 0, m + rim], [0, 1, m + rim]], np.float32)
+        try:
+            match, found = cv2.findTransformECC(np.ascontiguousarray(target, np.float32), drawn,
+                                                warp, cv2.MOTION_AFFINE, criteria,
+                                                np.full(drawn.shape, 255, np.uint8), 1)
+        except cv2.error:  # no convergence: not lined up this way
+            continue
+        # template pixel x is canonical pixel x + rim; pixel i's centre is at i + 0.5
+        warp = np.asarray(found, np.float32)
+        corners = (canon - rim - 0.5) @ warp[:, :2].T + warp[:, 2] + 0.5
+        if float(np.abs(corners - (canon + m)).max()) > float(cfg["align_max"]):
+            continue
+        if best is None or float(match) > best[0]:
+            best = (float(match), corners)
+    if best is None:  # the outline stays as found
         return quad
     inverse = np.linalg.inv(H)
-    return np.asarray(cv2.perspectiveTransform((corners * 4)[None].astype(np.float64),
+    return np.asarray(cv2.perspectiveTransform((best[1] * 4)[None].astype(np.float64),
                                                inverse)[0], np.float32)
 
 
@@ -1273,7 +1291,7 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     judges = outline_judges(image, look)
     accept, confirm = (None, None) if judges is None else judges
     quad = find_card(image, look.aspect, look.area, accept, confirm)
-    return quad if look.sketch is None else align(image, quad, look.sketch)
+    return quad if look.sketch is None else align(image, quad, look.sketch, both_ways=True)
 
 
 def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
