@@ -1,7 +1,9 @@
 """``robo-companion bench vision``: time per image for each kind at 1280x720 and 1920x1080.
 
 Scenes come from the synthetic renderer; the readers are calibrated first (as on a real table)
-and each image is read a few times. Prints one line per size and kind, then the same as JSON.
+and each image is read a few times in a row (as frames of a steady camera are). Prints one line
+per size and kind (median and p95 of all reads, and the median of each picture's first read),
+then the same as JSON.
 """
 
 from __future__ import annotations
@@ -35,14 +37,20 @@ def run(images: int = 8, repeats: int = 3, seed: int = 0) -> dict[str, dict[str,
         for kind in KINDS:
             examples = [make_example(kind, f"{i}", style, config, rng, False, width, height)
                         for i in range(images)]
-            times = []
+            times, first = [], []
             for example in examples:
-                for _ in range(repeats):
+                for k in range(repeats):
                     start = time.perf_counter()
                     read(example.image, kind, cal)  # type: ignore[arg-type]
                     times.append((time.perf_counter() - start) * 1000.0)
+                    if k == 0:
+                        first.append(times[-1])
+            # the first read of each picture apart: a reader may keep what the frame before
+            # showed (the grid looks for its markers where the last picture had them), which a
+            # repeated picture, like a steady camera, gives it
             results[size][kind] = {"median_ms": round(float(np.median(times)), 1),
-                                   "p95_ms": round(float(np.percentile(times, 95)), 1)}
+                                   "p95_ms": round(float(np.percentile(times, 95)), 1),
+                                   "first_median_ms": round(float(np.median(first)), 1)}
     return results
 
 
@@ -58,6 +66,7 @@ def main(argv: list[str]) -> int:
             mark = "" if size != "1280x720" or figures["median_ms"] < TARGET_MS else \
                 f"  (target: median under {TARGET_MS:.0f} ms)"
             print(f"vision {size} {kind:5s} median {figures['median_ms']:6.1f} ms   "
-                  f"p95 {figures['p95_ms']:6.1f} ms{mark}")
+                  f"p95 {figures['p95_ms']:6.1f} ms   first reads median "
+                  f"{figures['first_median_ms']:6.1f} ms{mark}")
     print(json.dumps(results))
     return 0

@@ -13,6 +13,7 @@ hand over the cell is not).
 from __future__ import annotations
 
 import base64
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,9 +72,10 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     at = base.astype(np.intp)
     del base
     cell = _hog_cells(w, h)
-    lo = _BIN_LO[at]
+    # (np.take: the same lookup as indexing, a third of its cost)
+    lo = np.take(_BIN_LO, at)
     lo += cell
-    hi = _BIN_HI[at]
+    hi = np.take(_BIN_HI, at)
     hi += cell
     del at
     upper = np.multiply(mag, frac, out=frac)
@@ -187,7 +189,7 @@ def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The four play-area marker centres (4x2), clockwise from top-left, and the markers' white
     (BGR), the picture's reference for colours. With one marker hidden (a hand), the fourth
     corner is completed as a parallelogram."""
-    found = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)
+    found = _area_markers(image)
     centres = {m - markers.PLAY_AREA_IDS[0]: q.mean(axis=0) for m, q in found.items()}
     if len(centres) < 3:
         raise NoPlayAreaFound("the play area's corner markers are not in view")
@@ -198,6 +200,30 @@ def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             - centres[opposite]
     white = np.mean(markers.whites(image, list(found.values())), axis=0)
     return np.stack([centres[i] for i in range(4)]).astype(np.float32), white
+
+
+#: per thread, where the play-area markers were found in the last picture (its size, and each
+#: marker's id and corners in the order the whole picture's search gave them)
+_last_seen = threading.local()
+
+
+def _area_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The play-area markers (id -> corners). The camera and the markers stuck down stay put
+    between frames, so they are looked for first near where this thread's last picture of
+    the same size showed all four (:func:`markers.detect_near`: the same corners, for a
+    twentieth of a whole picture's search); only when that does not find all four is the
+    whole picture searched. (Not seen so: a second marker of the same id put down elsewhere
+    once the area was found, which the whole picture's search would drop as a duplicate.)"""
+    size = image.shape[:2]
+    last = getattr(_last_seen, "markers", None)
+    if last is not None and last[0] == size:
+        found = markers.detect_near(image, last[1], markers.PLAY_AREA_IDS)
+        if len(found) == 4:
+            _last_seen.markers = (size, list(found.items()))
+            return found
+    found = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)
+    _last_seen.markers = (size, list(found.items())) if len(found) == 4 else None
+    return found
 
 
 def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: int,
@@ -277,7 +303,9 @@ def card_outlines(image: np.ndarray, place: np.ndarray
         return np.asarray(cv2.transform(np.abs(steps, out=steps), np.ones((1, 3), np.float32)))
 
     def fit(score: np.ndarray) -> float:
-        return float(_windows(score, rows, cols).max(axis=1).sum())
+        # each cell's best box: the maximum over its window's rows, then over its columns
+        # (the same maximum as over its window cut out, without the copy)
+        return float(score[rows].max(axis=1)[:, cols].max(axis=2).ravel().sum())
 
     sides = cv2.boxFilter(gx, -1, (band, heights[len(heights) // 2]))
     cw = max(widths, key=lambda k: fit(strength(pair(sides, 0, k // 2))))
@@ -338,6 +366,20 @@ def _card_printed(image: np.ndarray, place: np.ndarray, centres: np.ndarray,
     return np.array([mean(x + pad, y + pad) / table for x, y in centres])
 
 
+def _line_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """The least-squares line y = a x + b (as ``np.polyfit(x, y, 1)`` gives it, up to rounding:
+    its general solver costs more than the whole fit)."""
+    x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    mx, my = float(x.mean()), float(y.mean())
+    dx = x - mx
+    spread = float((dx * dx).sum())
+    if spread == 0.0:  # one x for all: the general solver's least-norm answer
+        a, b = np.polyfit(x, y, 1)
+        return float(a), float(b)
+    a = float((dx * (y - my)).sum() / spread)
+    return a, my - a * mx
+
+
 def _lattice_consensus(src: np.ndarray, dst: np.ndarray, tol: float) -> np.ndarray:
     """Which boxes (centres ``src``, their cells' middles ``dst``) agree on one lattice: the
     most boxes one shift, turn and scale brings within ``tol`` of their cells' middles
@@ -394,8 +436,8 @@ def _lattice_fit(src: np.ndarray, dst: np.ndarray, spread: bool) -> np.ndarray |
     best_spread = spread_of(src, 0)
     if best_spread <= noise:
         return None
-    ax, bx = np.polyfit(src[:, 0], dst[:, 0], 1)
-    ay, by = np.polyfit(src[:, 1], dst[:, 1], 1)
+    ax, bx = _line_fit(src[:, 0], dst[:, 0])
+    ay, by = _line_fit(src[:, 1], dst[:, 1])
     options: list[tuple[np.ndarray, int]] = [
         (np.array([[ax, 0, bx], [0, ay, by], [0, 0, 1]], np.float64), 4)]
     A, _ = cv2.estimateAffine2D(src, dst, method=cv2.LMEDS)
@@ -981,6 +1023,20 @@ def _halves(windows: list[np.ndarray]) -> np.ndarray:
     return np.asarray(small.reshape(n, height // COARSE, width // COARSE), np.float32)
 
 
+def _fft_size(n: int) -> int:
+    """The smallest length from ``n`` up whose only prime factors are 2, 3 and 5 (a Fourier
+    transform of such a length is quick; 38, twice 19, takes twice as long as 40)."""
+    m = n
+    while True:
+        rest = m
+        for p in (2, 3, 5):
+            while rest % p == 0:
+                rest //= p
+        if rest == 1:
+            return m
+        m += 1
+
+
 def _normalised(rows: np.ndarray) -> np.ndarray:
     rows = rows - rows.mean(axis=1, keepdims=True)
     return np.asarray(rows / (np.linalg.norm(rows, axis=1, keepdims=True) + 1e-6))
@@ -996,6 +1052,8 @@ class _Bank:
     masks: np.ndarray  # (masks, pixels)
     mask_of: np.ndarray  # (templates,)
     counts: np.ndarray  # (masks,)
+    #: the masks' and templates' Fourier transforms (conjugated), by transform size
+    spectra: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
 
     @staticmethod
     def of(templates: np.ndarray, masks: np.ndarray) -> _Bank:
@@ -1013,32 +1071,36 @@ class _Bank:
     def correlate_all(self, images: np.ndarray, size: tuple[int, int]
                       ) -> tuple[np.ndarray, int, int]:
         """Normalised correlation at every placement in each of several images of one size
-        (n, H, W): (templates, n, rows, cols), rows and cols. The images are stacked into one
-        and matched with each template and mask (placements across two images are dropped):
-        much cheaper than cutting out every placement. A patch flatter than one grey level
-        counts as that flat (no division by nothing)."""
-        n, height, width = images.shape
+        (n, H, W): (templates, n, rows, cols), rows and cols. Correlated through Fourier
+        transforms: each image (and its square) is transformed once and multiplied with every
+        template's and mask's transform, all images and templates in one batch (one
+        ``matchTemplate`` call a template transformed the whole stack again each time). A
+        placement never reaches past its image's edge, so the transforms' wrap-around never
+        touches a placement's sum. Each image's own mean is taken away first: neither a
+        template (zero-mean) nor a patch's spread sees it, and the sums stay small, so their
+        rounding does too. A patch flatter than one grey level counts as that flat (no
+        division by nothing)."""
+        _, height, width = images.shape
         th, tw = size
         rows, cols = height - th + 1, width - tw + 1
-        tall = np.ascontiguousarray(images.reshape(n * height, width), np.float32)
-
-        def placed(image: np.ndarray, kernel: np.ndarray) -> np.ndarray:
-            out = cv2.matchTemplate(image, np.ascontiguousarray(kernel.reshape(th, tw)),
-                                    cv2.TM_CCORR)
-            # each image's own placements start every ``height`` rows: a view, no copy (made
-            # directly: numpy's as_strided costs more than the arithmetic on it)
-            step = out.strides[0]
-            return np.ndarray((n, rows, cols), out.dtype, out, 0,
-                              (height * step, step, out.strides[1]))
-
-        squared = tall * tall
-        spread = []
-        for mask, count in zip(self.masks, self.counts, strict=True):
-            sums, squares = placed(tall, mask), placed(squared, mask)
-            spread.append(np.sqrt(np.maximum(squares - sums * sums / count, count)))
-        corr = np.empty((len(self.weights), n, rows, cols), np.float32)
-        for t, (w, m) in enumerate(zip(self.weights, self.mask_of, strict=True)):
-            np.divide(placed(tall, w), spread[m], out=corr[t])
+        shape = (_fft_size(height), _fft_size(width))
+        kernels = self.spectra.get(shape)
+        if kernels is None:
+            flat = np.zeros((len(self.masks) + len(self.weights), *shape), np.float32)
+            flat[:, :th, :tw] = np.concatenate([self.masks, self.weights]).reshape(-1, th, tw)
+            kernels = np.conj(np.fft.rfft2(flat))
+            self.spectra[shape] = kernels
+        nm = len(self.masks)
+        f = np.asarray(images, np.float32)
+        f = f - f.mean(axis=(1, 2), keepdims=True, dtype=np.float32)
+        spectrum = np.fft.rfft2(np.stack([f, f * f]), s=shape)  # (2, n, ...)
+        # per mask, the sums and the sums of squares under it at every placement
+        under = np.fft.irfft2(spectrum[:, None] * kernels[None, :nm, None],
+                              s=shape)[..., :rows, :cols]
+        counts = self.counts[:, None, None, None]
+        spread = np.sqrt(np.maximum(under[1] - under[0] * under[0] / counts, counts))
+        products = np.fft.irfft2(spectrum[0][None] * kernels[nm:, None], s=shape)
+        corr = np.divide(products[..., :rows, :cols], spread[self.mask_of], dtype=np.float32)
         return corr, rows, cols
 
     def correlate(self, patches: np.ndarray, groups: np.ndarray | None = None,

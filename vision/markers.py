@@ -6,6 +6,7 @@ corners, 42..45 for the Robot Master play area (clockwise from top-left).
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
@@ -32,18 +33,20 @@ def board_corner_id(seat: int, corner: int) -> int:
     return 18 + 4 * seat + corner
 
 
-def _detector(window: int, pixels_per_cell: int = 4) -> cv2.aruco.ArucoDetector:
-    # one detector per thread, window and bit sampling: the camera's thread and the UI thread
-    # may both read
-    cache: dict[tuple[int, int], cv2.aruco.ArucoDetector] = (
+def _detector(window: int, pixels_per_cell: int = 4, refine: bool = True
+              ) -> cv2.aruco.ArucoDetector:
+    # one detector per thread, window, bit sampling and corner refinement: the camera's thread
+    # and the UI thread may both read
+    cache: dict[tuple[int, int, bool], cv2.aruco.ArucoDetector] = (
         getattr(_local, "detectors", None) or {})
     _local.detectors = cache
-    det = cache.get((window, pixels_per_cell))
+    det = cache.get((window, pixels_per_cell, refine))
     if det is None:
         cfg = section("markers")
         dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
         params = cv2.aruco.DetectorParameters()
-        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        params.cornerRefinementMethod = (cv2.aruco.CORNER_REFINE_SUBPIX if refine
+                                         else cv2.aruco.CORNER_REFINE_NONE)
         params.adaptiveThreshWinSizeMin = window
         params.adaptiveThreshWinSizeMax = window
         params.adaptiveThreshConstant = float(cfg["threshold_constant"])
@@ -53,8 +56,40 @@ def _detector(window: int, pixels_per_cell: int = 4) -> cv2.aruco.ArucoDetector:
         # bit could turn a smudged tile into another seat's
         params.errorCorrectionRate = 0.0
         det = cv2.aruco.ArucoDetector(dictionary, params)
-        cache[(window, pixels_per_cell)] = det
+        cache[(window, pixels_per_cell, refine)] = det
     return det
+
+
+#: the detector's defaults for corner refinement (read once: made anew each call, they cost more
+#: than the refinement)
+_REFINE_PARAMS = cv2.aruco.DetectorParameters()
+
+
+def _refine(grey_image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """A marker's corners refined as the detector refines them (``CORNER_REFINE_SUBPIX``):
+    ``cornerSubPix`` with a window of ``relativeCornerRefinmentWinSize`` of the marker's cell
+    (at least 1, at most ``cornerRefinementWinSize``), in float32 as OpenCV computes it."""
+    params = _REFINE_PARAMS
+    sides = np.sqrt(((quad - quad[[1, 2, 3, 0]]) ** 2).sum(axis=1, dtype=np.float32))
+    cell = np.float32(np.float32(sides[0] + sides[1] + sides[2] + sides[3])
+                      / np.float32(4 * (4 + 2 * params.markerBorderBits)))
+    win = round(float(np.float32(params.relativeCornerRefinmentWinSize) * cell))
+    win = min(max(1, win), params.cornerRefinementWinSize)
+    criteria = (cv2.TERM_CRITERIA_MAX_ITER | cv2.TERM_CRITERIA_EPS,
+                params.cornerRefinementMaxIterations, params.cornerRefinementMinAccuracy)
+    out = cv2.cornerSubPix(grey_image, np.ascontiguousarray(quad.reshape(-1, 1, 2), np.float32),
+                           (win, win), (-1, -1), criteria)
+    return np.asarray(out.reshape(4, 2), np.float32)
+
+
+def _extent(quad: np.ndarray) -> tuple[float, float, float, float, float]:
+    """A quad's bounding box (x0, y0, x1, y1) and its longest side, in plain floats (a few
+    numpy calls on four points cost more than the arithmetic)."""
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = quad.tolist()
+    xs, ys = (ax, bx, cx, dx), (ay, by, cy, dy)
+    length = max(math.hypot(bx - ax, by - ay), math.hypot(cx - bx, cy - by),
+                 math.hypot(dx - cx, dy - cy), math.hypot(ax - dx, ay - dy))
+    return min(xs), min(ys), max(xs), max(ys), length
 
 
 def _set_min_perimeter(det: cv2.aruco.ArucoDetector, rate: float) -> None:
@@ -112,6 +147,89 @@ def detect(image: np.ndarray, wanted: Collection[int] | None = None,
         if found and (complete is None or complete(found)):
             break
     return found
+
+
+def detect_near(image: np.ndarray, quads: Sequence[tuple[int, np.ndarray]],
+                wanted: Collection[int]) -> dict[int, np.ndarray]:
+    """The ``wanted`` markers looked for only in boxes around ``quads`` (id and corners where
+    markers were seen before, in this picture's pixels): marker id -> its 4 corners, in the
+    order of ``quads``; {} unless every one of ``quads`` is found again, each well inside
+    its box.
+
+    Each box is searched as :func:`detect` searches the whole picture (the same threshold
+    windows in turn, the same smallest perimeter in pixels, full resolution), for a fraction
+    of the work: a whole picture's threshold and contours cost most of a detection. The
+    adaptive threshold looks only half a window around each pixel, so a marker lying at least
+    half the largest window plus ``near_guard`` of its side inside its box's edges (those
+    within the picture) is found with the same corners as in the whole picture, up to float
+    rounding (the grid reader's test pins it); one nearer an edge (it has moved) may have its
+    outline cut, so then nothing is taken. Boxes reach ``near_move`` of a side (at least
+    ``near_move_px``) farther than that. An id seen twice in the boxes (not the same marker
+    found in two overlapping boxes) counts as not found. What lies outside the boxes is not
+    looked at: a duplicate id elsewhere goes unseen here."""
+    cfg = section("markers")
+    height, width = image.shape[:2]
+    # detect's smallest perimeter in pixels, as OpenCV rounds it for the whole picture
+    smallest = int(4.0 * float(cfg["min_side_px"]) / max(height, width) * max(height, width))
+    half_window = max(int(w) for w in cfg["windows"]) // 2 + 1
+    share, move, move_px = (float(cfg["near_guard"]), float(cfg["near_move"]),
+                            float(cfg["near_move_px"]))
+    boxes = []
+    for _, quad in quads:
+        qx0, qy0, qx1, qy1, length = _extent(quad)
+        reach = half_window + share * length + max(move * length, move_px)
+        x0, y0 = max(math.floor(qx0 - reach), 0), max(math.floor(qy0 - reach), 0)
+        x1, y1 = min(math.ceil(qx1 + reach) + 1, width), min(math.ceil(qy1 + reach) + 1, height)
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return {}
+        # each box turned grey on its own (the same pixels as the whole picture's grey)
+        boxes.append((x0, y0, x1, y1, grey(image[y0:y1, x0:x1])))
+    # the boxes' grey where they lie in the picture: corners are refined there, in the
+    # picture's own coordinates (cornerSubPix's rounding, and with it whether a corner in a
+    # faint spot moves at all, depends on where the point lies). Nothing outside a box is read
+    # (a corner lies deep inside its box), so one canvas per thread and size serves every
+    # picture: clearing a new one each time costs more than the search in the boxes
+    canvas = getattr(_local, "canvas", None)
+    if canvas is None or canvas.shape != (height, width):
+        canvas = np.zeros((height, width), np.uint8)
+        _local.canvas = canvas
+    for x0, y0, x1, y1, crop in boxes:
+        canvas[y0:y1, x0:x1] = crop
+
+    def inside(quad: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> bool:
+        # the picture's own edges are the same edges in a box
+        qx0, qy0, qx1, qy1, length = _extent(quad)
+        g = half_window + share * length
+        return ((x0 == 0 or qx0 - x0 >= g) and (y0 == 0 or qy0 - y0 >= g)
+                and (x1 == width or x1 - 1 - qx1 >= g) and (y1 == height or y1 - 1 - qy1 >= g))
+
+    found: dict[int, np.ndarray] = {}
+    for window in cfg["windows"]:
+        det = _detector(int(window), refine=False)
+        # every sighting of a wanted id in this pass: its corners and whether well inside
+        seen: dict[int, list[tuple[np.ndarray, bool]]] = {}
+        for x0, y0, x1, y1, crop in boxes:
+            # the same smallest perimeter in pixels (OpenCV truncates rate x size)
+            _set_min_perimeter(det, (smallest + 0.5) / max(crop.shape))
+            corners, ids, _ = det.detectMarkers(crop)
+            if ids is None:
+                continue
+            for quad, mid in zip(corners, ids.ravel(), strict=True):
+                m = int(mid)
+                if m in wanted:
+                    at = quad.reshape(4, 2) + np.array([x0, y0], np.float32)
+                    seen.setdefault(m, []).append((at, inside(at, x0, y0, x1, y1)))
+        for m, sightings in seen.items():
+            if any(float(np.abs(at - sightings[0][0]).max()) > 1.0 for at, _ in sightings[1:]):
+                return {}  # two markers of one id
+            well = [at for at, ok in sightings if ok]
+            if not well:
+                return {}  # moved towards its box's edge: the whole picture is searched
+            if m not in found:
+                found[m] = _refine(canvas, well[0])
+        if all(m in found for m, _ in quads):
+            return {m: found[m] for m, _ in quads}
+    return {}
 
 
 def detect_closer(image: np.ndarray, box: tuple[int, int, int, int], wanted: Collection[int],
