@@ -134,6 +134,29 @@ class _LabelPool:
     _labels: list[Label]
     _used: int
 
+    def _pool_start(self, *redrawn_by: str) -> None:
+        """No labels yet; draw once a frame however many of ``redrawn_by`` (property names)
+        change in it."""
+        self._labels = []
+        self._used = 0
+        redraw = Clock.create_trigger(self._draw, -1)
+        self.bind(**{name: redraw for name in redrawn_by})  # type: ignore[attr-defined]
+
+    def _draw(self, *_args: Any) -> None:
+        self.canvas.before.clear()  # type: ignore[attr-defined]
+        self._labels_begin()
+        try:
+            if self._has_content():
+                self._draw_content()
+        finally:
+            self._labels_end()
+
+    def _has_content(self) -> bool:
+        raise NotImplementedError
+
+    def _draw_content(self) -> None:
+        raise NotImplementedError
+
     def _labels_begin(self) -> None:
         """A new drawing: the lines and boxes go to ``canvas.before`` (cleared for it), under the
         labels, whose own canvases stay in ``canvas`` while they are reused."""
@@ -167,22 +190,12 @@ class CubesChart(_LabelPool, Widget):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._labels: list[Label] = []
-        self._used = 0
-        # one drawing per frame however many of these change in it
-        redraw = Clock.create_trigger(self._draw, -1)
-        self.bind(series=redraw, palette=redraw, size=redraw, pos=redraw)
+        self._pool_start("series", "palette", "size", "pos")
 
-    def _draw(self, *_args: Any) -> None:
-        self.canvas.before.clear()
-        self._labels_begin()
-        try:
-            if self.series:
-                self._draw_series()
-        finally:
-            self._labels_end()
+    def _has_content(self) -> bool:
+        return bool(self.series)
 
-    def _draw_series(self) -> None:
+    def _draw_content(self) -> None:
         left, bottom = self.x + dp(40), self.y + dp(28)
         width, height = self.width - dp(130), self.height - dp(56)
         turns = max(len(points) for _n, points, _w in self.series) - 1
@@ -269,23 +282,12 @@ class HeatMap(_LabelPool, Widget):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._labels: list[Label] = []
-        self._used = 0
-        # one drawing per frame however many of these change in it
-        redraw = Clock.create_trigger(self._draw, -1)
-        self.bind(grid=redraw, row_scores=redraw, column_scores=redraw, max_score=redraw,
-                  size=redraw, pos=redraw)
+        self._pool_start("grid", "row_scores", "column_scores", "max_score", "size", "pos")
 
-    def _draw(self, *_args: Any) -> None:
-        self.canvas.before.clear()
-        self._labels_begin()
-        try:
-            if self.grid:
-                self._draw_grid()
-        finally:
-            self._labels_end()
+    def _has_content(self) -> bool:
+        return bool(self.grid)
 
-    def _draw_grid(self) -> None:
+    def _draw_content(self) -> None:
         n = len(self.grid)
         cell = min(self.width / (n + 1.3), self.height / (n + 1.3))
         x0 = self.x + (self.width - cell * (n + 1.3)) / 2
