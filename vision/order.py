@@ -213,27 +213,22 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
 
     judged: dict[bytes, bool] = {}
 
-    def fits(quad: np.ndarray) -> bool:  # in small pixels
-        if accept is None:
-            return True
+    def judged_once(kind: bytes, judge: Callable[[np.ndarray], bool], quad: np.ndarray) -> bool:
         # the levels find the same outlines again (a board, a face-down card): judged once
-        key = np.round(quad).astype(np.int16).tobytes()
+        key = kind + np.round(quad).astype(np.int16).tobytes()
         if key not in judged:
             try:
-                judged[key] = accept(_upright((quad + 0.5) / k - 0.5))
+                judged[key] = judge(_upright((quad + 0.5) / k - 0.5))
             except NoCardFound:
                 judged[key] = False
         return judged[key]
 
+    def fits(quad: np.ndarray) -> bool:  # in small pixels
+        return accept is None or judged_once(b"", accept, quad)
+
     def sure(quad: np.ndarray) -> bool:  # in small pixels
         assert confirm is not None
-        key = b"partial" + np.round(quad).astype(np.int16).tobytes()
-        if key not in judged:
-            try:
-                judged[key] = confirm(_upright((quad + 0.5) / k - 0.5))
-            except NoCardFound:
-                judged[key] = False
-        return judged[key]
+        return judged_once(b"partial", confirm, quad)
     partial = None if confirm is None or aspect is None else _Partial(
         aspect, sure, budget=[int(cfg["three_side_budget"])])
     otsu, _ = cv2.threshold(g8.astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
