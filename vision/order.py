@@ -176,6 +176,14 @@ def card_aspect(quad: np.ndarray) -> float:
     return float(max(a, b) / max(min(a, b), 1e-6))
 
 
+def _tried_alike(centre: np.ndarray, size: float,
+                 tried: list[tuple[np.ndarray, float]]) -> bool:
+    """Nearly the same rectangle as one tried already (lines a pixel apart, one edge's two
+    sides): its centre within a tenth of that one's side, its area within 15 %."""
+    return any(float(np.linalg.norm(centre - c)) < 0.1 * math.sqrt(a) and abs(size / a - 1) < 0.15
+               for c, a in tried)
+
+
 def find_card(image: np.ndarray, aspect: float | None = None, area: float | None = None,
               accept: Callable[[np.ndarray], bool] | None = None,
               confirm: Callable[[np.ndarray], bool] | None = None) -> np.ndarray:
@@ -631,8 +639,7 @@ def _four_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray, xs: n
     for quad in candidates:
         # nearly the same rectangle as one tried (lines a pixel apart, one edge's two sides)
         centre_, size_ = quad.mean(axis=0), float(cv2.contourArea(quad))
-        if any(float(np.linalg.norm(centre_ - c)) < 0.1 * math.sqrt(a) and
-               abs(size_ / a - 1) < 0.15 for c, a in tried):
+        if _tried_alike(centre_, size_, tried):
             continue
         if len(tried) == int(cfg["line_rectangles"]):
             break
@@ -809,8 +816,7 @@ def _three_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray,
     for k in order_:
         quad = quad_all[k].astype(np.float32)
         centre_, size_ = quad.mean(axis=0), float(area[k])
-        if any(float(np.linalg.norm(centre_ - c_)) < 0.1 * math.sqrt(a_) and
-               abs(size_ / a_ - 1) < 0.15 for c_, a_ in tried):
+        if _tried_alike(centre_, size_, tried):
             continue
         if len(tried) == int(cfg["three_side_tries"]):
             break
