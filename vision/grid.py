@@ -394,7 +394,7 @@ def _lattice_consensus(src: np.ndarray, dst: np.ndarray, tol: float) -> np.ndarr
     the cards' spacing adds to the markers' area, so it is fitted once the lattice is found.
 
     The area as it stands (the boxes already within ``tol`` of their cells' middles) is always
-    one of the lattices tried, and is kept unless another takes in more boxes: RANSAC's
+    one of the lattices tried, and is taken when it takes in more boxes than RANSAC's: its
     samples can miss it, and a stretch grown from a column of boxes on empty cells (each
     snapped to a neighbour card's edge) once took 12 boxes a third of a cell off where 14,
     the cards among them, lay in their cells' middles (own art 9742 g017)."""
@@ -408,7 +408,7 @@ def _lattice_consensus(src: np.ndarray, dst: np.ndarray, tol: float) -> np.ndarr
     if inl is None:
         return here
     found = _stretch_grown(src, dst, tol, inl.ravel() > 0)
-    return found if found.sum() > here.sum() else here
+    return here if here.sum() > found.sum() else found
 
 
 def _stretch_grown(src: np.ndarray, dst: np.ndarray, tol: float, ok: np.ndarray) -> np.ndarray:
