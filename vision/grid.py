@@ -391,16 +391,31 @@ def _lattice_consensus(src: np.ndarray, dst: np.ndarray, tol: float) -> np.ndarr
     edge, across two cards laid each a little askew) agreed on lattices of their own often
     enough that whole pictures were asked as "astray" that read right cell for cell at the
     markers' area (14 of 550 clean grids, 12 of them right there). A stretch per axis is what
-    the cards' spacing adds to the markers' area, so it is fitted once the lattice is found."""
+    the cards' spacing adds to the markers' area, so it is fitted once the lattice is found.
+
+    The area as it stands (the boxes already within ``tol`` of their cells' middles) is always
+    one of the lattices tried, and is taken when it takes in more boxes than RANSAC's: its
+    samples can miss it, and a stretch grown from a column of boxes on empty cells (each
+    snapped to a neighbour card's edge) once took 12 boxes a third of a cell off where 14,
+    the cards among them, lay in their cells' middles (own art 9742 g017)."""
     none = np.zeros(len(src), bool)
     if len(src) < 2:
         return none
     # (only which boxes agree is used, not the map: RANSAC's own refinement of it is skipped)
     _, inl = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=tol,
                                          refineIters=0)
+    here = _stretch_grown(src, dst, tol, np.linalg.norm(src - dst, axis=1) <= tol)
     if inl is None:
-        return none
-    ok = inl.ravel() > 0
+        return here
+    found = _stretch_grown(src, dst, tol, inl.ravel() > 0)
+    return here if here.sum() > found.sum() else found
+
+
+def _stretch_grown(src: np.ndarray, dst: np.ndarray, tol: float, ok: np.ndarray) -> np.ndarray:
+    """:func:`_lattice_consensus`'s boxes ``ok`` taken in by a stretch and shift along each
+    axis fitted to them, while they grow (at most three times)."""
+    if ok.sum() < 2:
+        return ok
     for _ in range(3):
         s, d = src[ok], dst[ok]
         if np.ptp(d, axis=0).min() <= 0:
@@ -498,7 +513,7 @@ def _register_checked(image: np.ndarray, place: np.ndarray, printed: bool
     out = place
     moved_before = False
     for _ in range(int(cfg["register_passes"])):
-        again, ok, moved = _register_once(image, out, printed)
+        again, ok, moved = _register_once(image, out, printed, later=moved_before)
         if not ok:
             # too few cards to tell is no sign; cards agreeing on a lattice too far off is
             return place, False, moved > float(cfg["register_max_move"]) or moved_before
@@ -524,11 +539,19 @@ def _move(a: np.ndarray, b: np.ndarray) -> float:
     return float((np.abs(there.reshape(-1, 2) - pts) / (w, h)).max())
 
 
-def _register_once(image: np.ndarray, place: np.ndarray, printed: bool = False
-                   ) -> tuple[np.ndarray, bool, float]:
+def _register_once(image: np.ndarray, place: np.ndarray, printed: bool = False,
+                   later: bool = False) -> tuple[np.ndarray, bool, float]:
     """One pass of :func:`register`: the corrected homography, whether the cards confirmed
     the area, and how far (in cells) the correction moved a cell's middle or corner (only the
-    boxes showing a card's print voting, with ``printed``)."""
+    boxes showing a card's print voting, with ``printed``).
+
+    A ``later`` pass (one looking again from where a correction led) also confirms the area
+    when too few boxes agree to fit a lattice but every box strong enough to vote, at least
+    three spanning two rows and two columns, lies within ``register_tolerance`` of its cell's
+    middle: with three or four cards on the area, a box first found on an empty cell beside
+    them drops out once the area is nearer, or a card's box lies just outside the lattice the
+    others fit, and the cards found lie where the correction put them (other art 9324 g019,
+    3503 g002: declined as astray before)."""
     cfg = section("grid")
     w, h = _cell_size()
     centres, strength, size = card_outlines(image, place)
@@ -541,14 +564,17 @@ def _register_once(image: np.ndarray, place: np.ndarray, printed: bool = False
         ink = _card_printed(image, place, centres, size)
         strong &= ink >= max(float(cfg["register_print"]),
                              float(cfg["register_print_share"]) * float(np.median(ink[strong])))
-    if strong.sum() < 4:
-        return place, False, 0.0
     src, dst = centres[strong], nominal[strong]
     rows, cols = np.arange(25)[strong] // 5, np.arange(25)[strong] % 5
     tol = float(cfg["register_tolerance"]) * w
+    # (a later pass: the cards found all lie where the correction put them)
+    there = (later and len(src) >= 3 and len(set(rows)) >= 2 and len(set(cols)) >= 2
+             and bool((np.linalg.norm(src - dst, axis=1) <= tol).all()))
+    if strong.sum() < 4:
+        return place, there, 0.0
     ok = _lattice_consensus(src, dst, tol)
     if ok.sum() < 4 or len(set(rows[ok])) < 2 or len(set(cols[ok])) < 2:
-        return place, False, 0.0
+        return place, there, 0.0
     correction = _lattice_fit(src[ok], dst[ok], len(set(rows[ok])) >= 3
                               and len(set(cols[ok])) >= 3)
     if correction is None:
