@@ -827,6 +827,12 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         rough = np.flatnonzero((like >= share) & ~smooth)
         smooth[rough] = _along_the_grain([cells[candidates[k]] for k in rough], table)
     ok = (like >= share) & smooth
+    # a cell whose middle is nearer the colour of a card calibration saw than the surface's
+    # is no proof of the bare surface, however its pixels pass: in a dim, noisy picture the
+    # surface's own spread widens the colour tolerance and buries a print's texture, and
+    # white cards on a lavender mat passed as empty (conf 0.52-0.73); the cells' median
+    # colours, averaged over the noise, still tell paper from the mat
+    ok &= ~_card_coloured(medians, ref, look)
     # a card of the surface's own colour (cream on a cream table, in a noisy picture; cream
     # paper on a pale mat once white-balanced) passes on colour and texture, but its print is
     # darker than nearly all of the surface: an empty cell shows almost no such ink
@@ -885,6 +891,24 @@ def _along_the_grain(cells: list[np.ndarray], table: list[np.ndarray]) -> np.nda
     return np.asarray(along(_gradient_moments(cells)) <= limit, bool)
 
 
+def _card_coloured(medians: np.ndarray, ref: np.ndarray, look: GridLook | None) -> np.ndarray:
+    """Per cell (its median colour), whether it is nearer to some value's card colour seen
+    in calibration (:func:`learn_value_colours`) than to the surface it is held to (``ref``:
+    one colour, or one per cell), as :func:`_colour_key` compares colours. Cards of the
+    surface's own colour are never nearer: this speaks only where paper and surface differ."""
+    if look is None or len(look.value_colours) != 6 or not len(medians):
+        return np.zeros(len(medians), bool)
+    keys = _colour_key(medians)
+    surface = _colour_key(np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3),
+                                          medians.shape))
+    seen = ~np.isnan(look.value_colours).any(axis=1)
+    if not seen.any():
+        return np.zeros(len(medians), bool)
+    to_card = np.linalg.norm(look.value_colours[seen][None, :, :] - keys[:, None, :],
+                             axis=2).min(axis=1)
+    return np.asarray(to_card < np.linalg.norm(keys - surface, axis=1), bool)
+
+
 def _strays(medians: np.ndarray, ref: np.ndarray, bare: np.ndarray) -> np.ndarray:
     """Per cell (its median colour), whether it strays from the bare table as a thing over
     it does, not as the light does. Grain and noise spread a bare cell's pixels around the
@@ -893,16 +917,25 @@ def _strays(medians: np.ndarray, ref: np.ndarray, bare: np.ndarray) -> np.ndarra
     white-balanced) moves the whole cell, its median more than ``empty_median_hue`` from the
     table's (``ref``: one colour, or one per cell). A lamp or light falling off moves the
     other bare cells (``bare``: those that pass every other test) alike, so a cell stray from
-    the table counts as bare still when it is within ``empty_median_hue`` of their median;
-    with fewer than two such cells to compare with, nothing tells a lamp from a hand."""
+    the table counts as bare still when it is within ``empty_median_hue`` of their median
+    (of those of them not stray themselves, when there are two: cards passing for the table
+    would pull the median towards their own colour); with fewer than two such cells to compare
+    with, nothing tells a lamp from a hand."""
     limit = float(section("grid")["empty_median_hue"])
     hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
     ref = np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3), medians.shape)
     ref_hue = ref / (ref.sum(axis=1, keepdims=True) + 1.0)
     stray = np.abs(hue - ref_hue).max(axis=1) > limit
+    first = stray.copy()
     for k in np.flatnonzero(stray):
         peers = np.flatnonzero(bare)
         peers = peers[peers != k]
+        # the peers that show the table's own colour, when there are two: cards of one colour
+        # passing for the table beside bare cells would pull all the peers' median between the
+        # two colours, near both (a lamp moves every bare cell, and then none is calm)
+        calm = peers[~first[peers]]
+        if len(calm) >= 2:
+            peers = calm
         if len(peers) >= 2:
             stray[k] = bool(np.abs(hue[k] - np.median(hue[peers], axis=0)).max() > limit)
     return np.asarray(stray, bool)
