@@ -1269,6 +1269,49 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
     return scores
 
 
+def print_strengths(look: GridLook, windows: list[np.ndarray], values: list[int]) -> np.ndarray:
+    """How strongly each window shows its value's print (n,): the least-squares slope of the
+    window's grey levels on the value's mean print, over the print's mask, where that print
+    (the orientation that fits best) fits best (found at half size, refined at full size).
+    1 is the calibration cards' own contrast; a dim picture shows every print weaker alike, a
+    card of a fainter print (a pale card's pale numeral taken for a dark card's white one)
+    weaker than the rest of its picture."""
+    out = np.zeros(len(windows))
+    cached = look.__dict__.get("_strength_prints")
+    if cached is None:
+        cached = {}
+        for m in _means(look):
+            mask = look.template_masks[m] > 127
+            ink = look.templates[m].astype(np.float32)[mask]
+            ink -= ink.mean()
+            cached[int(m)] = (_half(look.templates[m]).astype(np.float32), mask,
+                              ink / max(float(np.linalg.norm(ink)), 1e-6),
+                              max(float(np.linalg.norm(ink)), 1e-6))
+        look.__dict__["_strength_prints"] = cached
+    means = _means(look)
+    th, tw = look.templates.shape[1:]
+    for n, (window, value) in enumerate(zip(windows, values, strict=True)):
+        small = _half(window).astype(np.float32)
+        full = np.asarray(window, np.float32)
+        best = -2.0
+        for m in means[look.template_values[means] == value]:
+            half, mask, unit, norm = cached[int(m)]
+            if small.shape[0] < half.shape[0] or small.shape[1] < half.shape[1]:
+                continue
+            _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(small, half, cv2.TM_CCOEFF_NORMED))
+            # the placement at full size: the best of the half-size one's neighbours
+            for yy in range(max(0, COARSE * y - 1), min(full.shape[0] - th, COARSE * y + 1) + 1):
+                for xx in range(max(0, COARSE * x - 1),
+                                min(full.shape[1] - tw, COARSE * x + 1) + 1):
+                    patch = full[yy:yy + th, xx:xx + tw][mask]
+                    patch = patch - patch.mean()
+                    along = float(patch @ unit)
+                    score = along / max(float(np.linalg.norm(patch)), 1e-6)
+                    if score > best:
+                        best, out[n] = score, along / norm
+    return out
+
+
 def _mean_index(look: GridLook) -> np.ndarray:
     """For each template, the position in :func:`_means` of its mean (same value and
     orientation)."""
@@ -1506,6 +1549,7 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
                                    pair_gaps, edges)
     coloured = colours_confirm(look, colours) if colours is not None and to_match \
         else [None] * len(feats)
+    readable: list[tuple[int, int, float]] = []  # (cell, value, confidence) passing each test
     for k, ((i, knn_value, occupancy), scores) in enumerate(
             zip(to_match, all_scores if to_match else [], strict=True)):
         order = np.argsort(scores)[::-1]
@@ -1537,7 +1581,19 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         if scores[best] < cfg["min_correlation"] or not (alone or agreed or paired) \
                 or outvoted or cut:
             continue
-        values[i], confidences[i] = best, round(min(1.0, occupancy, gap * 2), 3)
+        readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3)))
+    # a value's print must show about as strongly as the picture's other prints do: a pale
+    # card's pale numeral fits a dark card's white one only weakly, yet clearly better than
+    # the other values' prints (own art h9112 g005: three dim 3s read as 5, by 0.10-0.14, at
+    # under half the strength of the picture's other cards). The picture's own cards are the
+    # measure (its light and exposure dim them all alike); too few of them tell nothing.
+    if len(readable) >= int(cfg["print_strength_cells"]):
+        strengths = print_strengths(look, [windows[i] for i, _, _ in readable],  # type: ignore[index]
+                                    [v for _, v, _ in readable])
+        floor = float(cfg["min_print_strength"]) * float(np.median(strengths))
+        readable = [r for r, s in zip(readable, strengths, strict=True) if s >= floor]
+    for i, best, confidence in readable:
+        values[i], confidences[i] = best, confidence
     return values, confidences, card_like
 
 
