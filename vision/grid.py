@@ -972,29 +972,33 @@ def grey_area(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float]
                         cv2.COLOR_BGR2GRAY)
 
 
-def _window(g: np.ndarray, r: int, c: int, extra: int = SEARCH) -> np.ndarray:
+def _window(g: np.ndarray, r: int, c: int, extra: int = SEARCH, margin: int = MARGIN
+            ) -> np.ndarray:
     w, h = _cell_size()
-    y, x = MARGIN + r * h - extra, MARGIN + c * w - extra
+    y, x = margin + r * h - extra, margin + c * w - extra
     return g[max(0, y):y + h + 2 * extra, max(0, x):x + w + 2 * extra]
 
 
-def scaled_windows(g: np.ndarray, scale: float) -> list[np.ndarray]:
+def scaled_windows(g: np.ndarray, scale: float, extra: int = SEARCH) -> list[np.ndarray]:
     """The 25 cells' search windows with the area stretched across by ``scale`` about each
     cell's centre: how wide the cards lie in their cells changes from picture to picture (the
-    cells' proportions follow how the cards were laid out), their height much less."""
+    cells' proportions follow how the cards were laid out), their height much less. ``extra``:
+    how far (canonical pixels) each window reaches past its cell; ``g`` has ``MARGIN`` pixels
+    more than that around the area when ``extra`` is more than ``SEARCH``."""
+    margin = MARGIN + max(0, extra - SEARCH)
     if scale == 1.0:
-        return [_window(g, r, c) for r in range(5) for c in range(5)]
+        return [_window(g, r, c, extra, margin) for r in range(5) for c in range(5)]
     w, h = _cell_size()
-    pad = SEARCH + 2
+    pad = extra + 2
     wide = cv2.resize(g, (round(g.shape[1] * scale), g.shape[0]), interpolation=cv2.INTER_AREA
                       if scale < 1 else cv2.INTER_LINEAR)
     wide = cv2.copyMakeBorder(wide, 0, 0, pad, pad, cv2.BORDER_REPLICATE)
     out = []
     for r in range(5):
-        y = MARGIN + r * h - SEARCH
+        y = margin + r * h - extra
         for c in range(5):
-            x = round((MARGIN + (c + 0.5) * w) * scale - w / 2) - SEARCH + pad
-            out.append(wide[y:y + h + 2 * SEARCH, x:x + w + 2 * SEARCH])
+            x = round((margin + (c + 0.5) * w) * scale - w / 2) - extra + pad
+            out.append(wide[y:y + h + 2 * extra, x:x + w + 2 * extra])
     return out
 
 
@@ -1466,6 +1470,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
              settled: Callable[[list[bool]], set[int]] | None = None,
              colours: np.ndarray | None = None,
              stretched: Callable[[float], list[np.ndarray]] | None = None,
+             farther: Callable[[float], list[np.ndarray]] | None = None,
+             shifted: Callable[[list[int]], list[np.ndarray]] | None = None,
              ) -> tuple[list[int | None], list[float], list[bool]]:
     """Per cell: value (None = empty or declined), confidence (0 = declined) and whether it
     looks like a card at all (nearer to the calibration's cards than to any empty cell by
@@ -1480,9 +1486,13 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     middle colour; where card colours tell the values, colour agreeing counts like the nearest
     calibration card agreeing. ``stretched(scale)``: the 25 windows with the area stretched
     across by ``scale``; the stretch (``card_stretch``) that lets the card cells' prints fit
-    best is the one their values are read at.
+    best is the one their values are read at. ``farther(scale)``: the same windows reaching
+    ``cut_search_extra`` farther past their cells; a value not trusted only because another
+    fits best on its window's edge is looked for again in them. ``shifted(cells)``: per cell,
+    its features taken ``candidate_shift`` pixels off in each of 8 directions (n, 8, features).
     """
     cfg = section("grid")
+    scale = 1.0  # the stretch the values are read at
     classes = look.classes
     d = _distances(feats, look.features, _feature_norms(look))
     if table is not None and len(table):
@@ -1500,6 +1510,7 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     confidences = [0.0] * len(d)
     table_limit = table_spread(table) * float(cfg["table_factor"]) if table is not None else 0.0
     to_match: list[tuple[int, int, float]] = []
+    astride: list[int] = []  # nearer to a card than to any empty cell, but too far from both
     for i, row in enumerate(d):
         if i in skip:
             continue
@@ -1517,6 +1528,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         limit = look.max_distance * (float(cfg["empty_spread"]) if de < dc else 1.0)
         needed = cfg["min_empty_confidence"] if de < dc else cfg["min_confidence"]
         if nearest > limit or d_foreign[i] < nearest:
+            if dc < de and nearest > limit and d_foreign[i] >= nearest:
+                astride.append(i)
             continue
         if occupancy < needed:
             # nearer to a card than to any empty cell, but not clearly: a card that lies off
@@ -1542,6 +1555,28 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
                                if float(k) != 1.0]
         fits = coarse_fit(look, [[ws[i] for i in cells] for ws in options])
         windows = options[int(np.argmax(fits))]  # the first (unstretched) on a tie
+        scale = [1.0, *(float(k) for k in cfg["card_stretch"] if float(k) != 1.0)][
+            int(np.argmax(fits))]
+    if astride and shifted is not None and windows is not None:
+        # a card lying off its cell by more than calibration's shifted copies allow for (other
+        # art 3503, 9204, 9324: single cards 6 px across and up off the lattice the others lie
+        # on, at 1.01-1.04 times the distance allowed, and a third of it once looked at where
+        # they lie) is compared again from where it lies, the cell's features taken a little
+        # way off in each direction; nearer than the distance allowed there, it is a card
+        # whose print the templates must still read like any other's
+        views = shifted(astride)
+        for i, view in zip(astride, views, strict=True):
+            near = _distances(view, look.features[card[:n_cal]])
+            at = np.unravel_index(int(near.argmin()), near.shape)
+            nearest, de = float(near[at]), float(d_empty[i])
+            if nearest > look.max_distance or d_foreign[i] < nearest:
+                continue
+            occupancy = 1.0 - nearest / max(nearest, de, 1e-6)
+            knn_value = int(look.classes[np.flatnonzero(card[:n_cal])[int(at[1])]])
+            if occupancy >= cfg["min_confidence"]:
+                to_match.append((i, knn_value, occupancy))
+            elif occupancy > 0:
+                to_match.append((i, PRINT_ONLY, occupancy))
     if to_match:
         pair_gaps = np.full(len(to_match), np.nan)
         edges = np.zeros((len(to_match), 6), bool)
@@ -1549,9 +1584,10 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
                                    pair_gaps, edges)
     coloured = colours_confirm(look, colours) if colours is not None and to_match \
         else [None] * len(feats)
-    readable: list[tuple[int, int, float]] = []  # (cell, value, confidence) passing each test
-    for k, ((i, knn_value, occupancy), scores) in enumerate(
-            zip(to_match, all_scores if to_match else [], strict=True)):
+
+    def judged(scores: np.ndarray, pair_gap: float, edge: np.ndarray, knn_value: int, i: int
+               ) -> tuple[int, float, bool, bool]:
+        """The best value, its gap, whether the tests but the cut one pass, and that one."""
         order = np.argsort(scores)[::-1]
         best, gap = int(order[0]), float(scores[order[0]] - scores[order[1]])
         # a small gap is enough only when the nearest calibration card agrees
@@ -1565,8 +1601,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # is a 5 without its middle pip: their templates correlate alike, the pip tells);
         # more clearly when the nearest calibration card names the other of the two
         disputed = knn_value == int(order[1])
-        paired = bool(pair_gaps[k] >= cfg["min_pair_gap_disputed" if disputed
-                                          else "min_pair_gap"]) \
+        paired = bool(pair_gap >= cfg["min_pair_gap_disputed" if disputed
+                                      else "min_pair_gap"]) \
             and scores[best] >= cfg["min_correlation_alone"]
         # the nearest calibration card and the card's colour are two other witnesses: when
         # both name one other value, the print alone does not outvote them (a card lying
@@ -1577,24 +1613,81 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
         # its window fits a serif 3 better than a 5)
         cut = scores[best] < cfg["edge_min_correlation"] \
-            and bool(np.delete(edges[k], best).any())
-        if scores[best] < cfg["min_correlation"] or not (alone or agreed or paired) \
-                or outvoted or cut:
-            continue
-        readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3)))
+            and bool(np.delete(edge, best).any())
+        passes = scores[best] >= cfg["min_correlation"] and (alone or agreed or paired) \
+            and not outvoted
+        return best, gap, bool(passes), bool(cut)
+
+    # (cell, value, confidence, the window it was read in) passing each test
+    readable: list[tuple[int, int, float, np.ndarray]] = []
+    cut_off: list[tuple[int, int, float, int]] = []  # (cell, nearest card's value, occupancy, best)
+    for k, ((i, knn_value, occupancy), scores) in enumerate(
+            zip(to_match, all_scores if to_match else [], strict=True)):
+        best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i)
+        if passes and not cut:
+            readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3),
+                             windows[i]))  # type: ignore[index]
+        elif passes:
+            cut_off.append((i, knn_value, occupancy, best))
+    if cut_off and farther is not None:
+        # where another value fits best on the window's edge, its print may lie farther out
+        # than the window reaches: looked for again in windows reaching farther, the cell is
+        # read when the same value still fits best and passes the same tests, and no other
+        # value compared at full size there (the second best, and any within
+        # ``refine_margin`` of the best at half size) fits best on the farther window's edge.
+        # (A value whose print is absent has its best fit anywhere, often on an edge where
+        # the card's outline gives it something to fit: in 6 of 550 clean grids such a value,
+        # far behind the best, left a card asked; a print cut by the first window shows more
+        # of itself in the farther one and comes closer.)
+        wide = farther(scale)
+        views = [wide[i] for i, _, _, _ in cut_off]
+        wide_gaps = np.full(len(cut_off), np.nan)
+        wide_edges = np.zeros((len(cut_off), 6), bool)
+        wide_scores = match_windows(look, views, wide_gaps, wide_edges)
+        for k, (i, knn_value, occupancy, before) in enumerate(cut_off):
+            best, gap, passes, cut = judged(wide_scores[k], float(wide_gaps[k]),
+                                            wide_edges[k] & (wide_scores[k] > -1.0), knn_value, i)
+            if passes and not cut and best == before:
+                readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), views[k]))
     # a value's print must show about as strongly as the picture's other prints do: a pale
     # card's pale numeral fits a dark card's white one only weakly, yet clearly better than
     # the other values' prints (own art h9112 g005: three dim 3s read as 5, by 0.10-0.14, at
     # under half the strength of the picture's other cards). The picture's own cards are the
     # measure (its light and exposure dim them all alike); too few of them tell nothing.
     if len(readable) >= int(cfg["print_strength_cells"]):
-        strengths = print_strengths(look, [windows[i] for i, _, _ in readable],  # type: ignore[index]
-                                    [v for _, v, _ in readable])
+        strengths = print_strengths(look, [view for *_, view in readable],
+                                    [v for _, v, _, _ in readable])
         floor = float(cfg["min_print_strength"]) * float(np.median(strengths))
         readable = [r for r, s in zip(readable, strengths, strict=True) if s >= floor]
-    for i, best, confidence in readable:
+    for i, best, confidence, _ in readable:
         values[i], confidences[i] = best, confidence
     return values, confidences, card_like
+
+
+def shifted_features(big: np.ndarray, margin: int, cells: list[int]) -> list[np.ndarray]:
+    """Per cell (index, top row first) of the white-balanced area ``big`` (``margin`` pixels
+    around), its features (as :func:`area_features`) taken ``candidate_shift`` canonical pixels
+    off in each of 8 directions: (8, features) a cell. The cells' shifted copies are laid out
+    side by side as the 25 cells of one area (a cell's features are its own pixels'; only
+    the one-pixel gradient along its border sees the next copy rather than the picture)."""
+    w, h = _cell_size()
+    reach = int(section("grid")["candidate_shift"])
+    moves = [(dx, dy) for dy in (-reach, 0, reach) for dx in (-reach, 0, reach) if dx or dy]
+    crops = []
+    for i in cells:
+        r, c = divmod(i, 5)
+        for dx, dy in moves:
+            y, x = margin + r * h + dy, margin + c * w + dx
+            crops.append(big[y:y + h, x:x + w])
+    out = []
+    for a in range(0, len(crops), 25):
+        chunk = crops[a:a + 25]
+        tiles = chunk + [chunk[0]] * (25 - len(chunk))
+        mosaic = np.vstack([np.hstack(tiles[r * 5:(r + 1) * 5]) for r in range(5)])
+        mosaic = cv2.copyMakeBorder(mosaic, 4, 4, 4, 4, cv2.BORDER_REPLICATE)
+        out.append(area_features(mosaic)[:len(chunk)])
+    feats = np.concatenate(out) if out else np.zeros((0, 1), np.float32)
+    return [feats[k * len(moves):(k + 1) * len(moves)] for k in range(len(cells))]
 
 
 def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation, Region]:
@@ -1625,8 +1718,21 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                                      patches, look, table_at, cell_stats))
             return set(sure)
 
+        extra = SEARCH + int(section("grid")["cut_search_extra"])
+
+        def farther(scale: float) -> list[np.ndarray]:
+            # the grey area with as much more around as the windows reach farther
+            e = extra - SEARCH
+            wide = cv2.cvtColor(raw[m - MARGIN - e:m + 5 * h + MARGIN + e,
+                                    m - MARGIN - e:m + 5 * w + MARGIN + e], cv2.COLOR_BGR2GRAY)
+            return scaled_windows(wide, scale, extra)
+
+        def shifted(at: list[int]) -> list[np.ndarray]:
+            return shifted_features(big, m, at)
+
         values, confs, _ = classify(look, feats, table, windows, foreign, settled,
-                                    cell_stats[1], lambda scale: scaled_windows(g, scale))
+                                    cell_stats[1], lambda scale: scaled_windows(g, scale),
+                                    farther, shifted)
         for i in range(25):
             if i in sure:
                 values[i], confs[i] = None, sure[i]
