@@ -1281,39 +1281,53 @@ def print_strengths(look: GridLook, windows: list[np.ndarray], values: list[int]
     card of a fainter print (a pale card's pale numeral taken for a dark card's white one)
     weaker than the rest of its picture."""
     out = np.zeros(len(windows))
-    cached = look.__dict__.get("_strength_prints")
-    if cached is None:
-        cached = {}
-        for m in _means(look):
-            mask = look.template_masks[m] > 127
-            ink = look.templates[m].astype(np.float32)[mask]
-            ink -= ink.mean()
-            cached[int(m)] = (_half(look.templates[m]).astype(np.float32), mask,
-                              ink / max(float(np.linalg.norm(ink)), 1e-6),
-                              max(float(np.linalg.norm(ink)), 1e-6))
-        look.__dict__["_strength_prints"] = cached
-    means = _means(look)
     th, tw = look.templates.shape[1:]
+    means = _means(look)
     for n, (window, value) in enumerate(zip(windows, values, strict=True)):
         small = _half(window).astype(np.float32)
         full = np.asarray(window, np.float32)
-        best = -2.0
+        best, at = -2.0, (0, 0, 0)
         for m in means[look.template_values[means] == value]:
-            half, mask, unit, norm = cached[int(m)]
+            half = _strength_print(look, int(m), full.shape[1])[0]
             if small.shape[0] < half.shape[0] or small.shape[1] < half.shape[1]:
                 continue
-            _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(small, half, cv2.TM_CCOEFF_NORMED))
-            # the placement at full size: the best of the half-size one's neighbours
-            for yy in range(max(0, COARSE * y - 1), min(full.shape[0] - th, COARSE * y + 1) + 1):
-                for xx in range(max(0, COARSE * x - 1),
-                                min(full.shape[1] - tw, COARSE * x + 1) + 1):
-                    patch = full[yy:yy + th, xx:xx + tw][mask]
-                    patch = patch - patch.mean()
-                    along = float(patch @ unit)
-                    score = along / max(float(np.linalg.norm(patch)), 1e-6)
-                    if score > best:
-                        best, out[n] = score, along / norm
+            _, score, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(small, half,
+                                                                  cv2.TM_CCOEFF_NORMED))
+            if score > best:
+                best, at = score, (int(m), y, x)
+        if best == -2.0:
+            continue
+        m, y, x = at
+        _, pixels, unit, norm = _strength_print(look, m, full.shape[1])
+        # the placements at full size around the half-size one's, each the print's pixels
+        # gathered at once (offsets into the window, flattened)
+        ys = np.arange(max(0, COARSE * y - 1), min(full.shape[0] - th, COARSE * y + 1) + 1)
+        xs = np.arange(max(0, COARSE * x - 1), min(full.shape[1] - tw, COARSE * x + 1) + 1)
+        starts = (ys[:, None] * full.shape[1] + xs[None, :]).ravel()
+        patches = full.ravel()[starts[:, None] + pixels[None, :]]
+        patches -= patches.mean(axis=1, keepdims=True)
+        along = patches @ unit
+        k = int(np.argmax(along / np.maximum(np.linalg.norm(patches, axis=1), 1e-6)))
+        out[n] = float(along[k]) / norm
     return out
+
+
+def _strength_print(look: GridLook, m: int, width: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Mean print ``m`` for :func:`print_strengths`: at half size, its mask's pixels as offsets
+    into a window ``width`` pixels wide, and its zero-mean ink there as a unit vector and its
+    length (computed once per calibration and window width)."""
+    cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray, float]] = \
+        look.__dict__.setdefault("_strength_prints", {})
+    if (m, width) not in cache:
+        mask = look.template_masks[m] > 127
+        rows, cols = np.nonzero(mask)
+        ink = look.templates[m].astype(np.float32)[mask]
+        ink -= ink.mean()
+        norm = max(float(np.linalg.norm(ink)), 1e-6)
+        cache[(m, width)] = (_half(look.templates[m]).astype(np.float32),
+                             rows * width + cols, ink / norm, norm)
+    return cache[(m, width)]
 
 
 def _mean_index(look: GridLook) -> np.ndarray:
