@@ -1257,6 +1257,11 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
             | (x_best == big.shape[2] - 1)
         for (w, v), (_, k) in where.items():
             edges[w, v] = bool(on_edge[k])
+    # kept for :func:`print_strengths` (the window itself is kept too: its id is then its own)
+    placed = _placed_memo()
+    for (w, v), (_, k) in where.items():
+        placed.setdefault(id(windows[w]), (windows[w], {}))[1][v] = (
+            int(t_best[k]), int(y_best[k]), int(x_best[k]))
     if pair_gaps is not None:
         pair_gaps[:] = np.nan
         cfg = section("grid")
@@ -1273,38 +1278,59 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
     return scores
 
 
+#: per thread, where :func:`match_windows` found each value's print fitting best in the windows
+#: it was given since the last :func:`classify` began: id(window) -> (window, {value: (template,
+#: row, column)})
+_placed = threading.local()
+
+
+def _placed_memo() -> dict[int, tuple[np.ndarray, dict[int, tuple[int, int, int]]]]:
+    memo = getattr(_placed, "memo", None)
+    if memo is None:
+        memo = _placed.memo = {}
+    return memo
+
+
 def print_strengths(look: GridLook, windows: list[np.ndarray], values: list[int]) -> np.ndarray:
     """How strongly each window shows its value's print (n,): the least-squares slope of the
-    window's grey levels on the value's mean print, over the print's mask, where that print
-    (the orientation that fits best) fits best (found at half size, refined at full size).
+    window's grey levels on the value's mean print (in the orientation that fits best), over
+    the print's mask, where the print fits best: where :func:`match_windows` found it when it
+    matched this window, else looked for at half size, and then at full size around that.
     1 is the calibration cards' own contrast; a dim picture shows every print weaker alike, a
     card of a fainter print (a pale card's pale numeral taken for a dark card's white one)
     weaker than the rest of its picture."""
     out = np.zeros(len(windows))
+    if not len(look.templates):
+        return out
     th, tw = look.templates.shape[1:]
     means = _means(look)
+    memo = _placed_memo()
     for n, (window, value) in enumerate(zip(windows, values, strict=True)):
-        small = _half(window).astype(np.float32)
-        full = np.asarray(window, np.float32)
-        best, at = -2.0, (0, 0, 0)
-        for m in means[look.template_values[means] == value]:
-            half = _strength_print(look, int(m), full.shape[1])[0]
-            if small.shape[0] < half.shape[0] or small.shape[1] < half.shape[1]:
+        seen = memo.get(id(window))
+        if seen is not None and seen[0] is window and value in seen[1]:
+            t, y, x = seen[1][value]
+            m = int(means[_mean_index(look)[t]])
+        else:
+            small = _half(window).astype(np.float32)
+            best, m, y, x = -2.0, -1, 0, 0
+            for mean in means[look.template_values[means] == value]:
+                half = _half(look.templates[mean]).astype(np.float32)
+                if small.shape[0] < half.shape[0] or small.shape[1] < half.shape[1]:
+                    continue
+                _, score, _, (hx, hy) = cv2.minMaxLoc(
+                    cv2.matchTemplate(small, half, cv2.TM_CCOEFF_NORMED))
+                if score > best:
+                    best, m, y, x = score, int(mean), COARSE * hy, COARSE * hx
+            if m < 0:
                 continue
-            _, score, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(small, half,
-                                                                  cv2.TM_CCOEFF_NORMED))
-            if score > best:
-                best, at = score, (int(m), y, x)
-        if best == -2.0:
-            continue
-        m, y, x = at
-        _, pixels, unit, norm = _strength_print(look, m, full.shape[1])
-        # the placements at full size around the half-size one's, each the print's pixels
-        # gathered at once (offsets into the window, flattened)
-        ys = np.arange(max(0, COARSE * y - 1), min(full.shape[0] - th, COARSE * y + 1) + 1)
-        xs = np.arange(max(0, COARSE * x - 1), min(full.shape[1] - tw, COARSE * x + 1) + 1)
-        starts = (ys[:, None] * full.shape[1] + xs[None, :]).ravel()
-        patches = full.ravel()[starts[:, None] + pixels[None, :]]
+        width = window.shape[1]
+        pixels, unit, norm = _strength_print(look, m, width)
+        # the placements at full size around that one, each the print's pixels gathered at
+        # once (offsets into the window, flattened)
+        ys = np.arange(max(0, y - 1), min(window.shape[0] - th, y + 1) + 1)
+        xs = np.arange(max(0, x - 1), min(width - tw, x + 1) + 1)
+        starts = (ys[:, None] * width + xs[None, :]).ravel()
+        patches = np.asarray(window, np.float32).ravel()[starts[:, None] + pixels[None, :]]
         patches -= patches.mean(axis=1, keepdims=True)
         along = patches @ unit
         k = int(np.argmax(along / np.maximum(np.linalg.norm(patches, axis=1), 1e-6)))
@@ -1312,12 +1338,11 @@ def print_strengths(look: GridLook, windows: list[np.ndarray], values: list[int]
     return out
 
 
-def _strength_print(look: GridLook, m: int, width: int
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Mean print ``m`` for :func:`print_strengths`: at half size, its mask's pixels as offsets
-    into a window ``width`` pixels wide, and its zero-mean ink there as a unit vector and its
-    length (computed once per calibration and window width)."""
-    cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray, float]] = \
+def _strength_print(look: GridLook, m: int, width: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """Mean print ``m`` for :func:`print_strengths`: its mask's pixels as offsets into a window
+    ``width`` pixels wide, and its zero-mean ink there as a unit vector and its length
+    (computed once per calibration and window width)."""
+    cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, float]] = \
         look.__dict__.setdefault("_strength_prints", {})
     if (m, width) not in cache:
         mask = look.template_masks[m] > 127
@@ -1325,8 +1350,7 @@ def _strength_print(look: GridLook, m: int, width: int
         ink = look.templates[m].astype(np.float32)[mask]
         ink -= ink.mean()
         norm = max(float(np.linalg.norm(ink)), 1e-6)
-        cache[(m, width)] = (_half(look.templates[m]).astype(np.float32),
-                             rows * width + cols, ink / norm, norm)
+        cache[(m, width)] = (rows * width + cols, ink / norm, norm)
     return cache[(m, width)]
 
 
@@ -1507,6 +1531,7 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     """
     cfg = section("grid")
     scale = 1.0  # the stretch the values are read at
+    _placed_memo().clear()  # where this picture's prints fit (kept by match_windows)
     classes = look.classes
     d = _distances(feats, look.features, _feature_norms(look))
     if table is not None and len(table):
@@ -1613,8 +1638,10 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
         # ... or the best two values' prints, compared where they differ, say so clearly (a 4
         # is a 5 without its middle pip: their templates correlate alike, the pip tells);
-        # more clearly when the nearest calibration card names the other of the two
-        disputed = knn_value == int(order[1])
+        # more clearly when the nearest calibration card names the other of the two, or when
+        # there is no nearest card at all (PRINT_ONLY: the print alone speaks; a 3 half under
+        # a lighter occluder, its middle pip hidden, was read as a 2 by 0.42, own art h10311)
+        disputed = knn_value in (int(order[1]), PRINT_ONLY)
         paired = bool(pair_gap >= cfg["min_pair_gap_disputed" if disputed
                                       else "min_pair_gap"]) \
             and scores[best] >= cfg["min_correlation_alone"]
@@ -1675,6 +1702,7 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         readable = [r for r, s in zip(readable, strengths, strict=True) if s >= floor]
     for i, best, confidence, _ in readable:
         values[i], confidences[i] = best, confidence
+    _placed_memo().clear()  # (lets the picture's windows go)
     return values, confidences, card_like
 
 

@@ -1,0 +1,65 @@
+"""Robot Master grid: a cell no calibration card is clearly nearest to (it looks half like the
+bare surface: PRINT_ONLY) is read on its print alone, so the tie-break between the best two
+values' prints must speak as clearly as when the nearest card names the other value. Own art
+h10311 g014: a 3 half under a lighter occluder, its middle pip hidden, fitted a 2's print by
+0.02 and the tie-break said 2 by 0.42 (0.3 was enough); read as 2 at confidence 0.04."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.vision.test_grid_wrong_faint_print import _area, _card
+from vision import grid
+from vision.thresholds import section
+
+SCORES = [-1.0, -1.0, 0.79, 0.77, -1.0, -1.0]  # a 2 by 0.02 over a 3
+
+
+def _fake_match(pair_gap: float) -> Any:
+    def match(look: grid.GridLook, windows: list[np.ndarray],
+              pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
+              ) -> np.ndarray:
+        if pair_gaps is not None:
+            pair_gaps[:] = pair_gap
+        if edges is not None:
+            edges[:] = False
+        return np.tile(np.array(SCORES), (len(windows), 1))
+    return match
+
+
+def _read(monkeypatch: pytest.MonkeyPatch, pair_gap: float, nearest: float
+          ) -> tuple[int | None, float]:
+    """The cell (1, 1), its features ``nearest`` along the 2's calibration card's (1.0 is that
+    card, 0 the empty cell's), its best two values' tie-break ``pair_gap``."""
+    look = grid.GridLook(features=np.concatenate([np.eye(6, dtype=np.float32),
+                                                  np.zeros((1, 6), np.float32)]),
+                         classes=np.array([0, 1, 2, 3, 4, 5, grid.EMPTY]), max_distance=1.0,
+                         templates=np.zeros((2, 46, 34), np.uint8),
+                         template_values=np.array([2, 3]),
+                         template_masks=np.full((2, 46, 34), 255, np.uint8))
+    monkeypatch.setattr(grid, "match_windows", _fake_match(pair_gap))
+    g = _area({(1, 1): _card(3, np.random.default_rng(2))})
+    windows = [grid._window(g, r, c) for r in range(5) for c in range(5)]
+    feats = np.zeros((25, 6), np.float32)
+    feats[6, 2] = nearest
+    values, confidences, _ = grid.classify(look, feats, windows=windows,
+                                           settled=lambda _: set(range(25)) - {6})
+    return values[6], confidences[6]
+
+
+def test_a_print_only_cell_needs_the_tie_break_a_disputed_one_needs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # half way between the 2's card and the empty cell: no card is clearly nearest
+    assert _read(monkeypatch, 0.42, 0.52)[1] == 0.0
+    disputed = float(section("grid")["min_pair_gap_disputed"])
+    value, confidence = _read(monkeypatch, disputed + 0.1, 0.52)
+    assert value == 2 and confidence > 0
+
+
+def test_a_cell_whose_nearest_card_agrees_keeps_the_plain_tie_break(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    value, confidence = _read(monkeypatch, 0.42, 0.9)
+    assert value == 2 and confidence > 0
