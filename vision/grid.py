@@ -1642,9 +1642,13 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # there is no nearest card at all (PRINT_ONLY: the print alone speaks; a 3 half under
         # a lighter occluder, its middle pip hidden, was read as a 2 by 0.42, own art h10311)
         disputed = knn_value in (int(order[1]), PRINT_ONLY)
+        # it weighs only the best two: when the nearest calibration card names a third value,
+        # it does not answer that card (a 3 whose own print was not even among the best two,
+        # read as 1 over 2 by 0.56 with the nearest card saying 3, own art h10352 g047)
+        third = knn_value not in (best, int(order[1]), PRINT_ONLY)
         paired = bool(pair_gap >= cfg["min_pair_gap_disputed" if disputed
                                       else "min_pair_gap"]) \
-            and scores[best] >= cfg["min_correlation_alone"]
+            and scores[best] >= cfg["min_correlation_alone"] and not third
         # the nearest calibration card and the card's colour are two other witnesses: when
         # both name one other value, the print alone does not outvote them (a card lying
         # half out of its window shows a 3's top, which a 5's template fits)
