@@ -1300,41 +1300,62 @@ def print_strengths(look: GridLook, windows: list[np.ndarray], values: list[int]
     card of a fainter print (a pale card's pale numeral taken for a dark card's white one)
     weaker than the rest of its picture."""
     out = np.zeros(len(windows))
-    if not len(look.templates):
+    sizes: dict[tuple[int, ...], list[int]] = {}
+    for n, window in enumerate(windows):
+        sizes.setdefault(window.shape, []).append(n)
+    for group in sizes.values():
+        out[group] = _strengths([windows[n] for n in group], [values[n] for n in group], look)
+    return out
+
+
+def _strengths(windows: list[np.ndarray], values: list[int], look: GridLook) -> np.ndarray:
+    """:func:`print_strengths` of windows of one size."""
+    out = np.zeros(len(windows))
+    if not windows or not len(look.templates):
         return out
     th, tw = look.templates.shape[1:]
+    height, width = windows[0].shape
     means = _means(look)
     memo = _placed_memo()
+    found = []  # (window, mean print, row, column)
     for n, (window, value) in enumerate(zip(windows, values, strict=True)):
         seen = memo.get(id(window))
         if seen is not None and seen[0] is window and value in seen[1]:
             t, y, x = seen[1][value]
-            m = int(means[_mean_index(look)[t]])
-        else:
-            small = _half(window).astype(np.float32)
-            best, m, y, x = -2.0, -1, 0, 0
-            for mean in means[look.template_values[means] == value]:
-                half = _half(look.templates[mean]).astype(np.float32)
-                if small.shape[0] < half.shape[0] or small.shape[1] < half.shape[1]:
-                    continue
-                _, score, _, (hx, hy) = cv2.minMaxLoc(
-                    cv2.matchTemplate(small, half, cv2.TM_CCOEFF_NORMED))
-                if score > best:
-                    best, m, y, x = score, int(mean), COARSE * hy, COARSE * hx
-            if m < 0:
+            found.append((n, int(means[_mean_index(look)[t]]), y, x))
+            continue
+        small = _half(window).astype(np.float32)
+        best, at = -2.0, None
+        for mean in means[look.template_values[means] == value]:
+            half = _half(look.templates[mean]).astype(np.float32)
+            if small.shape[0] < half.shape[0] or small.shape[1] < half.shape[1]:
                 continue
-        width = window.shape[1]
-        pixels, unit, norm = _strength_print(look, m, width)
-        # the placements at full size around that one, each the print's pixels gathered at
-        # once (offsets into the window, flattened)
-        ys = np.arange(max(0, y - 1), min(window.shape[0] - th, y + 1) + 1)
-        xs = np.arange(max(0, x - 1), min(width - tw, x + 1) + 1)
-        starts = (ys[:, None] * width + xs[None, :]).ravel()
-        patches = np.asarray(window, np.float32).ravel()[starts[:, None] + pixels[None, :]]
-        patches -= patches.mean(axis=1, keepdims=True)
-        along = patches @ unit
-        k = int(np.argmax(along / np.maximum(np.linalg.norm(patches, axis=1), 1e-6)))
-        out[n] = float(along[k]) / norm
+            _, score, _, (hx, hy) = cv2.minMaxLoc(
+                cv2.matchTemplate(small, half, cv2.TM_CCOEFF_NORMED))
+            if score > best:
+                best, at = score, (n, int(mean), COARSE * hy, COARSE * hx)
+        if at is not None:
+            found.append(at)
+    if not found:
+        return out
+    # the placements at full size around each one, every window's print pixels gathered at
+    # once (offsets into the flattened windows; every mean print's mask has as many pixels)
+    cells, prints, ys, xs = (np.array(c) for c in zip(*found, strict=True))
+    step = np.array([-1, 0, 1])
+    rows = np.clip(ys[:, None] + step, 0, height - th)
+    cols = np.clip(xs[:, None] + step, 0, width - tw)
+    starts = (rows[:, :, None] * width + cols[:, None, :]).reshape(len(found), -1)
+    starts += (cells * (height * width))[:, None]
+    ink = [_strength_print(look, int(m), width) for m in prints]
+    pixels = np.stack([i[0] for i in ink])
+    units = np.stack([i[1] for i in ink])
+    flat = np.stack(windows).astype(np.float32).ravel()
+    patches = flat[starts[:, :, None] + pixels[:, None, :]]  # (found, 9, print pixels)
+    patches -= patches.mean(axis=2, keepdims=True)
+    along = np.einsum("fkp,fp->fk", patches, units)
+    fit = along / np.maximum(np.linalg.norm(patches, axis=2), 1e-6)
+    k = fit.argmax(axis=1)
+    out[cells] = along[np.arange(len(found)), k] / np.array([i[2] for i in ink])
     return out
 
 
