@@ -1080,29 +1080,33 @@ def grey_area(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float]
                         cv2.COLOR_BGR2GRAY)
 
 
-def _window(g: np.ndarray, r: int, c: int, extra: int = SEARCH) -> np.ndarray:
+def _window(g: np.ndarray, r: int, c: int, extra: int = SEARCH, margin: int = MARGIN
+            ) -> np.ndarray:
     w, h = _cell_size()
-    y, x = MARGIN + r * h - extra, MARGIN + c * w - extra
+    y, x = margin + r * h - extra, margin + c * w - extra
     return g[max(0, y):y + h + 2 * extra, max(0, x):x + w + 2 * extra]
 
 
-def scaled_windows(g: np.ndarray, scale: float) -> list[np.ndarray]:
+def scaled_windows(g: np.ndarray, scale: float, extra: int = SEARCH) -> list[np.ndarray]:
     """The 25 cells' search windows with the area stretched across by ``scale`` about each
     cell's centre: how wide the cards lie in their cells changes from picture to picture (the
-    cells' proportions follow how the cards were laid out), their height much less."""
+    cells' proportions follow how the cards were laid out), their height much less. ``extra``:
+    how far (canonical pixels) each window reaches past its cell; ``g`` has ``MARGIN`` pixels
+    more than that around the area when ``extra`` is more than ``SEARCH``."""
+    margin = MARGIN + max(0, extra - SEARCH)
     if scale == 1.0:
-        return [_window(g, r, c) for r in range(5) for c in range(5)]
+        return [_window(g, r, c, extra, margin) for r in range(5) for c in range(5)]
     w, h = _cell_size()
-    pad = SEARCH + 2
+    pad = extra + 2
     wide = cv2.resize(g, (round(g.shape[1] * scale), g.shape[0]), interpolation=cv2.INTER_AREA
                       if scale < 1 else cv2.INTER_LINEAR)
     wide = cv2.copyMakeBorder(wide, 0, 0, pad, pad, cv2.BORDER_REPLICATE)
     out = []
     for r in range(5):
-        y = MARGIN + r * h - SEARCH
+        y = margin + r * h - extra
         for c in range(5):
-            x = round((MARGIN + (c + 0.5) * w) * scale - w / 2) - SEARCH + pad
-            out.append(wide[y:y + h + 2 * SEARCH, x:x + w + 2 * SEARCH])
+            x = round((margin + (c + 0.5) * w) * scale - w / 2) - extra + pad
+            out.append(wide[y:y + h + 2 * extra, x:x + w + 2 * extra])
     return out
 
 
@@ -1361,6 +1365,11 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
             | (x_best == big.shape[2] - 1)
         for (w, v), (_, k) in where.items():
             edges[w, v] = bool(on_edge[k])
+    # kept for :func:`print_strengths` (the window itself is kept too: its id is then its own)
+    placed = _placed_memo()
+    for (w, v), (_, k) in where.items():
+        placed.setdefault(id(windows[w]), (windows[w], {}))[1][v] = (
+            int(t_best[k]), int(y_best[k]), int(x_best[k]))
     if pair_gaps is not None:
         pair_gaps[:] = np.nan
         cfg = section("grid")
@@ -1375,6 +1384,103 @@ def match_windows(look: GridLook, windows: list[np.ndarray],
                                                         int(x_best[ka])),
                                          (int(t_best[kb]), int(y_best[kb]), int(x_best[kb])))
     return scores
+
+
+#: per thread, where :func:`match_windows` found each value's print fitting best in the windows
+#: it was given since the last :func:`classify` began: id(window) -> (window, {value: (template,
+#: row, column)})
+_placed = threading.local()
+
+
+def _placed_memo() -> dict[int, tuple[np.ndarray, dict[int, tuple[int, int, int]]]]:
+    memo = getattr(_placed, "memo", None)
+    if memo is None:
+        memo = _placed.memo = {}
+    return memo
+
+
+def print_strengths(look: GridLook, windows: list[np.ndarray], values: list[int]) -> np.ndarray:
+    """How strongly each window shows its value's print (n,): the least-squares slope of the
+    window's grey levels on the value's mean print (in the orientation that fits best), over
+    the print's mask, where the print fits best: where :func:`match_windows` found it when it
+    matched this window, else looked for at half size, and then at full size around that.
+    1 is the calibration cards' own contrast; a dim picture shows every print weaker alike, a
+    card of a fainter print (a pale card's pale numeral taken for a dark card's white one)
+    weaker than the rest of its picture."""
+    out = np.zeros(len(windows))
+    sizes: dict[tuple[int, ...], list[int]] = {}
+    for n, window in enumerate(windows):
+        sizes.setdefault(window.shape, []).append(n)
+    for group in sizes.values():
+        out[group] = _strengths([windows[n] for n in group], [values[n] for n in group], look)
+    return out
+
+
+def _strengths(windows: list[np.ndarray], values: list[int], look: GridLook) -> np.ndarray:
+    """:func:`print_strengths` of windows of one size."""
+    out = np.zeros(len(windows))
+    if not windows or not len(look.templates):
+        return out
+    th, tw = look.templates.shape[1:]
+    height, width = windows[0].shape
+    means = _means(look)
+    memo = _placed_memo()
+    found = []  # (window, mean print, row, column)
+    for n, (window, value) in enumerate(zip(windows, values, strict=True)):
+        seen = memo.get(id(window))
+        if seen is not None and seen[0] is window and value in seen[1]:
+            t, y, x = seen[1][value]
+            found.append((n, int(means[_mean_index(look)[t]]), y, x))
+            continue
+        small = _half(window).astype(np.float32)
+        best, at = -2.0, None
+        for mean in means[look.template_values[means] == value]:
+            half = _half(look.templates[mean]).astype(np.float32)
+            if small.shape[0] < half.shape[0] or small.shape[1] < half.shape[1]:
+                continue
+            _, score, _, (hx, hy) = cv2.minMaxLoc(
+                cv2.matchTemplate(small, half, cv2.TM_CCOEFF_NORMED))
+            if score > best:
+                best, at = score, (n, int(mean), COARSE * hy, COARSE * hx)
+        if at is not None:
+            found.append(at)
+    if not found:
+        return out
+    # the placements at full size around each one, every window's print pixels gathered at
+    # once (offsets into the flattened windows; every mean print's mask has as many pixels)
+    cells, prints, ys, xs = (np.array(c) for c in zip(*found, strict=True))
+    step = np.array([-1, 0, 1])
+    rows = np.clip(ys[:, None] + step, 0, height - th)
+    cols = np.clip(xs[:, None] + step, 0, width - tw)
+    starts = (rows[:, :, None] * width + cols[:, None, :]).reshape(len(found), -1)
+    starts += (cells * (height * width))[:, None]
+    ink = [_strength_print(look, int(m), width) for m in prints]
+    pixels = np.stack([i[0] for i in ink])
+    units = np.stack([i[1] for i in ink])
+    flat = np.stack(windows).astype(np.float32).ravel()
+    patches = flat[starts[:, :, None] + pixels[:, None, :]]  # (found, 9, print pixels)
+    patches -= patches.mean(axis=2, keepdims=True)
+    along = np.einsum("fkp,fp->fk", patches, units)
+    fit = along / np.maximum(np.linalg.norm(patches, axis=2), 1e-6)
+    k = fit.argmax(axis=1)
+    out[cells] = along[np.arange(len(found)), k] / np.array([i[2] for i in ink])
+    return out
+
+
+def _strength_print(look: GridLook, m: int, width: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """Mean print ``m`` for :func:`print_strengths`: its mask's pixels as offsets into a window
+    ``width`` pixels wide, and its zero-mean ink there as a unit vector and its length
+    (computed once per calibration and window width)."""
+    cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, float]] = \
+        look.__dict__.setdefault("_strength_prints", {})
+    if (m, width) not in cache:
+        mask = look.template_masks[m] > 127
+        rows, cols = np.nonzero(mask)
+        ink = look.templates[m].astype(np.float32)[mask]
+        ink -= ink.mean()
+        norm = max(float(np.linalg.norm(ink)), 1e-6)
+        cache[(m, width)] = (rows * width + cols, ink / norm, norm)
+    return cache[(m, width)]
 
 
 def _mean_index(look: GridLook) -> np.ndarray:
@@ -1531,6 +1637,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
              settled: Callable[[list[bool]], set[int]] | None = None,
              colours: np.ndarray | None = None,
              stretched: Callable[[float], list[np.ndarray]] | None = None,
+             farther: Callable[[float], list[np.ndarray]] | None = None,
+             shifted: Callable[[list[int]], list[np.ndarray]] | None = None,
              ) -> tuple[list[int | None], list[float], list[bool]]:
     """Per cell: value (None = empty or declined), confidence (0 = declined) and whether it
     looks like a card at all (nearer to the calibration's cards than to any empty cell by
@@ -1545,9 +1653,14 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     middle colour; where card colours tell the values, colour agreeing counts like the nearest
     calibration card agreeing. ``stretched(scale)``: the 25 windows with the area stretched
     across by ``scale``; the stretch (``card_stretch``) that lets the card cells' prints fit
-    best is the one their values are read at.
+    best is the one their values are read at. ``farther(scale)``: the same windows reaching
+    ``cut_search_extra`` farther past their cells; a value not trusted only because another
+    fits best on its window's edge is looked for again in them. ``shifted(cells)``: per cell,
+    its features taken ``candidate_shift`` pixels off in each of 8 directions (n, 8, features).
     """
     cfg = section("grid")
+    scale = 1.0  # the stretch the values are read at
+    _placed_memo().clear()  # where this picture's prints fit (kept by match_windows)
     classes = look.classes
     d = _distances(feats, look.features, _feature_norms(look))
     if table is not None and len(table):
@@ -1565,6 +1678,7 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     confidences = [0.0] * len(d)
     table_limit = table_spread(table) * float(cfg["table_factor"]) if table is not None else 0.0
     to_match: list[tuple[int, int, float]] = []
+    astride: list[int] = []  # nearer to a card than to any empty cell, but too far from both
     for i, row in enumerate(d):
         if i in skip:
             continue
@@ -1582,6 +1696,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         limit = look.max_distance * (float(cfg["empty_spread"]) if de < dc else 1.0)
         needed = cfg["min_empty_confidence"] if de < dc else cfg["min_confidence"]
         if nearest > limit or d_foreign[i] < nearest:
+            if dc < de and nearest > limit and d_foreign[i] >= nearest:
+                astride.append(i)
             continue
         if occupancy < needed:
             # nearer to a card than to any empty cell, but not clearly: a card that lies off
@@ -1607,6 +1723,28 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
                                if float(k) != 1.0]
         fits = coarse_fit(look, [[ws[i] for i in cells] for ws in options])
         windows = options[int(np.argmax(fits))]  # the first (unstretched) on a tie
+        scale = [1.0, *(float(k) for k in cfg["card_stretch"] if float(k) != 1.0)][
+            int(np.argmax(fits))]
+    if astride and shifted is not None and windows is not None:
+        # a card lying off its cell by more than calibration's shifted copies allow for (other
+        # art 3503, 9204, 9324: single cards 6 px across and up off the lattice the others lie
+        # on, at 1.01-1.04 times the distance allowed, and a third of it once looked at where
+        # they lie) is compared again from where it lies, the cell's features taken a little
+        # way off in each direction; nearer than the distance allowed there, it is a card
+        # whose print the templates must still read like any other's
+        views = shifted(astride)
+        for i, view in zip(astride, views, strict=True):
+            near = _distances(view, look.features[card[:n_cal]])
+            at = np.unravel_index(int(near.argmin()), near.shape)
+            nearest, de = float(near[at]), float(d_empty[i])
+            if nearest > look.max_distance or d_foreign[i] < nearest:
+                continue
+            occupancy = 1.0 - nearest / max(nearest, de, 1e-6)
+            knn_value = int(look.classes[np.flatnonzero(card[:n_cal])[int(at[1])]])
+            if occupancy >= cfg["min_confidence"]:
+                to_match.append((i, knn_value, occupancy))
+            elif occupancy > 0:
+                to_match.append((i, PRINT_ONLY, occupancy))
     if to_match:
         pair_gaps = np.full(len(to_match), np.nan)
         edges = np.zeros((len(to_match), 6), bool)
@@ -1614,8 +1752,10 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
                                    pair_gaps, edges)
     coloured = colours_confirm(look, colours) if colours is not None and to_match \
         else [None] * len(feats)
-    for k, ((i, knn_value, occupancy), scores) in enumerate(
-            zip(to_match, all_scores if to_match else [], strict=True)):
+
+    def judged(scores: np.ndarray, pair_gap: float, edge: np.ndarray, knn_value: int, i: int
+               ) -> tuple[int, float, bool, bool]:
+        """The best value, its gap, whether the tests but the cut one pass, and that one."""
         order = np.argsort(scores)[::-1]
         best, gap = int(order[0]), float(scores[order[0]] - scores[order[1]])
         # a small gap is enough only when the nearest calibration card agrees
@@ -1627,11 +1767,17 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
         # ... or the best two values' prints, compared where they differ, say so clearly (a 4
         # is a 5 without its middle pip: their templates correlate alike, the pip tells);
-        # more clearly when the nearest calibration card names the other of the two
-        disputed = knn_value == int(order[1])
-        paired = bool(pair_gaps[k] >= cfg["min_pair_gap_disputed" if disputed
-                                          else "min_pair_gap"]) \
-            and scores[best] >= cfg["min_correlation_alone"]
+        # more clearly when the nearest calibration card names the other of the two, or when
+        # there is no nearest card at all (PRINT_ONLY: the print alone speaks; a 3 half under
+        # a lighter occluder, its middle pip hidden, was read as a 2 by 0.42, own art h10311)
+        disputed = knn_value in (int(order[1]), PRINT_ONLY)
+        # it weighs only the best two: when the nearest calibration card names a third value,
+        # it does not answer that card (a 3 whose own print was not even among the best two,
+        # read as 1 over 2 by 0.56 with the nearest card saying 3, own art h10352 g047)
+        third = knn_value not in (best, int(order[1]), PRINT_ONLY)
+        paired = bool(pair_gap >= cfg["min_pair_gap_disputed" if disputed
+                                      else "min_pair_gap"]) \
+            and scores[best] >= cfg["min_correlation_alone"] and not third
         # the nearest calibration card and the card's colour are two other witnesses: when
         # both name one other value, the print alone does not outvote them (a card lying
         # half out of its window shows a 3's top, which a 5's template fits)
@@ -1641,12 +1787,82 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
         # its window fits a serif 3 better than a 5)
         cut = scores[best] < cfg["edge_min_correlation"] \
-            and bool(np.delete(edges[k], best).any())
-        if scores[best] < cfg["min_correlation"] or not (alone or agreed or paired) \
-                or outvoted or cut:
-            continue
-        values[i], confidences[i] = best, round(min(1.0, occupancy, gap * 2), 3)
+            and bool(np.delete(edge, best).any())
+        passes = scores[best] >= cfg["min_correlation"] and (alone or agreed or paired) \
+            and not outvoted
+        return best, gap, bool(passes), bool(cut)
+
+    # (cell, value, confidence, the window it was read in) passing each test
+    readable: list[tuple[int, int, float, np.ndarray]] = []
+    cut_off: list[tuple[int, int, float, int]] = []  # (cell, nearest card's value, occupancy, best)
+    for k, ((i, knn_value, occupancy), scores) in enumerate(
+            zip(to_match, all_scores if to_match else [], strict=True)):
+        best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i)
+        if passes and not cut:
+            readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3),
+                             windows[i]))  # type: ignore[index]
+        elif passes:
+            cut_off.append((i, knn_value, occupancy, best))
+    if cut_off and farther is not None:
+        # where another value fits best on the window's edge, its print may lie farther out
+        # than the window reaches: looked for again in windows reaching farther, the cell is
+        # read when the same value still fits best and passes the same tests, and no other
+        # value compared at full size there (the second best, and any within
+        # ``refine_margin`` of the best at half size) fits best on the farther window's edge.
+        # (A value whose print is absent has its best fit anywhere, often on an edge where
+        # the card's outline gives it something to fit: in 6 of 550 clean grids such a value,
+        # far behind the best, left a card asked; a print cut by the first window shows more
+        # of itself in the farther one and comes closer.)
+        wide = farther(scale)
+        views = [wide[i] for i, _, _, _ in cut_off]
+        wide_gaps = np.full(len(cut_off), np.nan)
+        wide_edges = np.zeros((len(cut_off), 6), bool)
+        wide_scores = match_windows(look, views, wide_gaps, wide_edges)
+        for k, (i, knn_value, occupancy, before) in enumerate(cut_off):
+            best, gap, passes, cut = judged(wide_scores[k], float(wide_gaps[k]),
+                                            wide_edges[k] & (wide_scores[k] > -1.0), knn_value, i)
+            if passes and not cut and best == before:
+                readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), views[k]))
+    # a value's print must show about as strongly as the picture's other prints do: a pale
+    # card's pale numeral fits a dark card's white one only weakly, yet clearly better than
+    # the other values' prints (own art h9112 g005: three dim 3s read as 5, by 0.10-0.14, at
+    # under half the strength of the picture's other cards). The picture's own cards are the
+    # measure (its light and exposure dim them all alike); too few of them tell nothing.
+    if len(readable) >= int(cfg["print_strength_cells"]):
+        strengths = print_strengths(look, [view for *_, view in readable],
+                                    [v for _, v, _, _ in readable])
+        floor = float(cfg["min_print_strength"]) * float(np.median(strengths))
+        readable = [r for r, s in zip(readable, strengths, strict=True) if s >= floor]
+    for i, best, confidence, _ in readable:
+        values[i], confidences[i] = best, confidence
+    _placed_memo().clear()  # (lets the picture's windows go)
     return values, confidences, card_like
+
+
+def shifted_features(big: np.ndarray, margin: int, cells: list[int]) -> list[np.ndarray]:
+    """Per cell (index, top row first) of the white-balanced area ``big`` (``margin`` pixels
+    around), its features (as :func:`area_features`) taken ``candidate_shift`` canonical pixels
+    off in each of 8 directions: (8, features) a cell. The cells' shifted copies are laid out
+    side by side as the 25 cells of one area (a cell's features are its own pixels'; only
+    the one-pixel gradient along its border sees the next copy rather than the picture)."""
+    w, h = _cell_size()
+    reach = int(section("grid")["candidate_shift"])
+    moves = [(dx, dy) for dy in (-reach, 0, reach) for dx in (-reach, 0, reach) if dx or dy]
+    crops = []
+    for i in cells:
+        r, c = divmod(i, 5)
+        for dx, dy in moves:
+            y, x = margin + r * h + dy, margin + c * w + dx
+            crops.append(big[y:y + h, x:x + w])
+    out = []
+    for a in range(0, len(crops), 25):
+        chunk = crops[a:a + 25]
+        tiles = chunk + [chunk[0]] * (25 - len(chunk))
+        mosaic = np.vstack([np.hstack(tiles[r * 5:(r + 1) * 5]) for r in range(5)])
+        mosaic = cv2.copyMakeBorder(mosaic, 4, 4, 4, 4, cv2.BORDER_REPLICATE)
+        out.append(area_features(mosaic)[:len(chunk)])
+    feats = np.concatenate(out) if out else np.zeros((0, 1), np.float32)
+    return [feats[k * len(moves):(k + 1) * len(moves)] for k in range(len(cells))]
 
 
 def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation, Region]:
@@ -1677,8 +1893,21 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                                      patches, look, table_at, cell_stats))
             return set(sure)
 
+        extra = SEARCH + int(section("grid")["cut_search_extra"])
+
+        def farther(scale: float) -> list[np.ndarray]:
+            # the grey area with as much more around as the windows reach farther
+            e = extra - SEARCH
+            wide = cv2.cvtColor(raw[m - MARGIN - e:m + 5 * h + MARGIN + e,
+                                    m - MARGIN - e:m + 5 * w + MARGIN + e], cv2.COLOR_BGR2GRAY)
+            return scaled_windows(wide, scale, extra)
+
+        def shifted(at: list[int]) -> list[np.ndarray]:
+            return shifted_features(big, m, at)
+
         values, confs, _ = classify(look, feats, table, windows, foreign, settled,
-                                    cell_stats[1], lambda scale: scaled_windows(g, scale))
+                                    cell_stats[1], lambda scale: scaled_windows(g, scale),
+                                    farther, shifted)
         for i in range(25):
             if i in sure:
                 values[i], confs[i] = None, sure[i]
