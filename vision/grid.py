@@ -142,6 +142,10 @@ class GridLook:
     #: and how far calibration cards of that value strayed from it
     value_colours: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
     value_spread: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    #: (6, 6): [a, b] the highest :func:`pair_score` of ``a`` over ``b`` that any calibration
+    #: card of value ``b`` reached, its value's templates learnt without its picture (NaN where
+    #: too few cards of either value were seen: no pairwise reading)
+    pair_floor: np.ndarray = field(default_factory=lambda: np.full((6, 6), np.nan, np.float32))
 
     @property
     def learnt(self) -> bool:
@@ -159,7 +163,10 @@ class GridLook:
                 "template_scale": 1, "bare_mode": self.bare_mode, "bare": self.bare.tolist(),
                 "bare_texture": self.bare_texture,
                 "value_colours": self.value_colours.tolist(),
-                "value_spread": self.value_spread.tolist()}
+                "value_spread": self.value_spread.tolist(),
+                # JSON has no NaN: an unlearnt pair is null
+                "pair_floor": [[None if np.isnan(x) else float(x) for x in row]
+                               for row in self.pair_floor.tolist()]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -182,7 +189,10 @@ class GridLook:
                    np.array(data.get("bare", []), np.float32).reshape(-1, 3),
                    float(data.get("bare_texture", 0.0)),
                    np.array(data.get("value_colours", []), np.float32).reshape(-1, 4),
-                   np.array(data.get("value_spread", []), np.float32))
+                   np.array(data.get("value_spread", []), np.float32),
+                   # stored before the pairwise reading: none (as for an unseen pair)
+                   np.array(data.get("pair_floor", [[None] * 6] * 6), np.float64)
+                   .astype(np.float32))
 
 
 def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1337,6 +1347,103 @@ def _pair_gap(look: GridLook, views: np.ndarray, at_a: tuple[int, int, int],
     return (errors[1] - errors[0]) / (errors[0] + errors[1] + 1e-6)
 
 
+def _value_mean(look: GridLook, value: int, turned: bool) -> np.ndarray | None:
+    """``value``'s mean print (:func:`learn_templates` stores it first, then turned), as
+    :func:`_standard` levels; None when calibration saw no card of that value."""
+    of_value = np.flatnonzero(look.template_values == value)
+    if not len(of_value) or (turned and len(of_value) < 2):
+        return None
+    return _standard(look.templates[of_value[1 if turned else 0]])
+
+
+def pair_score(look: GridLook, window: np.ndarray, a: int, b: int) -> float:
+    """How much more the card in ``window`` looks like value ``a`` than ``b``, judged at one
+    placement for both, from about -0.5 (``b``'s mean print) to 0.5 (``a``'s); NaN when a
+    value's print was never learnt.
+
+    Each value's templates correlate best at their own placement, and a print shifted by a
+    pip lines a 3's pips up with a 5's: compared each where it fits best, the two come out
+    alike. Here the card is found by what the two prints share (their average, in the
+    orientation it fits best), and there the patch is projected on their difference, over
+    the pixels where the two differ clearly (``pair_mask_share``): a linear discriminant
+    between just those two values."""
+    cfg = section("grid")
+    best: tuple[float, tuple[np.ndarray, np.ndarray, np.ndarray], int, int] | None = None
+    for turned in (False, True) if cfg["turned"] else (False,):
+        pair = _pair_prints(look, a, b, turned)
+        if pair is None or window.shape[0] < pair[0].shape[0] \
+                or window.shape[1] < pair[0].shape[1]:
+            return float("nan")
+        res = cv2.matchTemplate(np.asarray(window, np.float32), pair[0], cv2.TM_CCOEFF_NORMED)
+        _, fit, _, (x, y) = cv2.minMaxLoc(res)
+        if best is None or fit > best[0]:
+            best = (fit, pair, y, x)
+    if best is None:
+        return float("nan")
+    _, (common, mask, diff), y, x = best
+    if not len(diff):
+        return float("nan")
+    patch = _standard(window[y:y + common.shape[0], x:x + common.shape[1]])
+    return float(((patch[mask] - common[mask]) * diff).mean() / max(float((diff**2).mean()), 1e-6))
+
+
+def _pair_prints(look: GridLook, a: int, b: int, turned: bool
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """For :func:`pair_score`: the two values' mean prints' average (what they share, as
+    :func:`_standard` levels), where they differ clearly (above ``pair_mask_share`` of their
+    largest difference) and ``a``'s minus ``b``'s there; None when a value was never learnt."""
+    cache: dict[tuple[int, int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = \
+        look.__dict__.setdefault("_pair_prints", {})
+    if (a, b, turned) not in cache:
+        ma, mb = _value_mean(look, a, turned), _value_mean(look, b, turned)
+        if ma is None or mb is None:
+            return None
+        diff = ma - mb
+        share = float(section("grid")["pair_mask_share"])
+        mask = np.abs(diff) >= max(share * float(np.percentile(np.abs(diff), 99.5)), 1e-3)
+        cache[(a, b, turned)] = (((ma + mb) / 2).astype(np.float32), mask, diff[mask])
+    return cache[(a, b, turned)]
+
+
+def learn_pair_floor(greys: list[np.ndarray], grids: list[Grid]) -> np.ndarray:
+    """(6, 6): [a, b] the highest :func:`pair_score` of ``a`` over ``b`` among the calibration
+    cards of value ``b``, each scored against templates learnt from the other pictures (left
+    one picture out: its own card in the mean would make it look surer than a new card). NaN
+    where fewer than ``pair_min_cards`` cards of ``a`` or ``b`` were seen."""
+    floor = np.full((6, 6), np.nan, np.float32)
+    if len(greys) < 2:
+        return floor
+    counts = np.zeros(6, np.int64)
+    for g in grids:
+        for row in g:
+            for v in row:
+                if v is not None:
+                    counts[int(v)] += 1
+    seen = np.zeros((6, 6), np.int64)
+    worst = np.full((6, 6), -np.inf)
+    for i in range(len(greys)):
+        templates, values, masks = learn_templates(greys[:i] + greys[i + 1:],
+                                                   grids[:i] + grids[i + 1:])
+        left_out = GridLook(templates=templates, template_values=values, template_masks=masks)
+        for r in range(5):
+            for c in range(5):
+                v = grids[i][r][c]
+                if v is None:
+                    continue
+                window = _window(greys[i], r, c)
+                for a in range(6):
+                    if a == int(v):
+                        continue
+                    s = pair_score(left_out, window, a, int(v))
+                    if np.isfinite(s):
+                        worst[a, int(v)] = max(worst[a, int(v)], s)
+                        seen[a, int(v)] += 1
+    least = int(section("grid")["pair_min_cards"])
+    enough = (counts[:, None] >= least) & (counts[None, :] >= least) & (seen > 0)
+    floor[enough] = worst[enough]
+    return floor
+
+
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per value: every calibration card's centre, aligned on the first one and averaged; also
@@ -1534,11 +1641,30 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # its window fits a serif 3 better than a 5)
         cut = scores[best] < cfg["edge_min_correlation"] \
             and bool(np.delete(edges[k], best).any())
+        if not (alone or agreed or paired) and windows is not None:
+            paired = pair_decides(look, windows[i], best, int(order[1]), scores)
         if scores[best] < cfg["min_correlation"] or not (alone or agreed or paired) \
                 or outvoted or cut:
             continue
         values[i], confidences[i] = best, round(min(1.0, occupancy, gap * 2), 3)
     return values, confidences, card_like
+
+
+def pair_decides(look: GridLook, window: np.ndarray, best: int, second: int,
+                 scores: np.ndarray) -> bool:
+    """Whether a close call between the best two values is settled by :func:`pair_score`:
+    only when the best value's templates correlate at least ``min_correlation_alone``, and the
+    card looks more like ``best`` than ``second`` by ``min_pair_score`` and by
+    ``pair_score_margin`` more than any calibration card of ``second`` ever did
+    (``look.pair_floor``, learnt left one picture out). Without a learnt floor, never."""
+    cfg = section("grid")
+    floor = float(look.pair_floor[best, second]) if look.pair_floor.shape == (6, 6) else np.nan
+    if not np.isfinite(floor) or scores[best] < cfg["min_correlation_alone"] \
+            or scores[best] - scores[second] >= cfg["min_gap"]:
+        return False
+    s = pair_score(look, window, best, second)
+    return bool(np.isfinite(s) and s >= max(float(cfg["min_pair_score"]),
+                                            floor + float(cfg["pair_score_margin"])))
 
 
 def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation, Region]:
@@ -1747,5 +1873,7 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     templates, values, masks = learn_templates(greys, grids)
     mode, bare, texture = learn_bare(empties, tables)
     value_colours, value_spread = learn_value_colours(cells_by_image, grids)
+    pair_floor = learn_pair_floor(greys, grids)
     return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
-                    templates, values, masks, mode, bare, texture, value_colours, value_spread)
+                    templates, values, masks, mode, bare, texture, value_colours, value_spread,
+                    pair_floor)
