@@ -146,6 +146,11 @@ class GridLook:
     #: card of value ``b`` reached, its value's templates learnt without its picture (NaN where
     #: too few cards of either value were seen: no pairwise reading)
     pair_floor: np.ndarray = field(default_factory=lambda: np.full((6, 6), np.nan, np.float32))
+    #: (6, 2): where each value's mean print (the way up :func:`learn_templates` stores it)
+    #: lies on its card: its middle's (dy, dx) from the card's middle, the median over the
+    #: calibration cards (NaN when unseen: no pairwise reading)
+    print_offsets: np.ndarray = field(
+        default_factory=lambda: np.full((6, 2), np.nan, np.float32))
 
     @property
     def learnt(self) -> bool:
@@ -166,7 +171,9 @@ class GridLook:
                 "value_spread": self.value_spread.tolist(),
                 # JSON has no NaN: an unlearnt pair is null
                 "pair_floor": [[None if np.isnan(x) else float(x) for x in row]
-                               for row in self.pair_floor.tolist()]}
+                               for row in self.pair_floor.tolist()],
+                "print_offsets": [[None if np.isnan(x) else float(x) for x in row]
+                                  for row in self.print_offsets.tolist()]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -192,6 +199,9 @@ class GridLook:
                    np.array(data.get("value_spread", []), np.float32),
                    # stored before the pairwise reading: none (as for an unseen pair)
                    np.array(data.get("pair_floor", [[None] * 6] * 6), np.float64)
+                   .astype(np.float32),
+                   # stored before the prints' offsets were learnt: no pairwise reading
+                   np.array(data.get("print_offsets", [[None] * 2] * 6), np.float64)
                    .astype(np.float32))
 
 
@@ -1359,50 +1369,148 @@ def _value_mean(look: GridLook, value: int, turned: bool) -> np.ndarray | None:
 def pair_score(look: GridLook, window: np.ndarray, a: int, b: int) -> float:
     """How much more the card in ``window`` looks like value ``a`` than ``b``, judged at one
     placement for both, from about -0.5 (``b``'s mean print) to 0.5 (``a``'s); NaN when a
-    value's print was never learnt.
+    value's print or where it lies on its card was never learnt, the way up either value's
+    print lies on this card is not clear (``pair_turn_gap``), or the two prints laid on one
+    card fit it less than ``min_correlation_alone``.
 
     Each value's templates correlate best at their own placement, and a print shifted by a
     pip lines a 3's pips up with a 5's: compared each where it fits best, the two come out
-    alike. Here the card is found by what the two prints share (their average, in the
-    orientation it fits best), and there the patch is projected on their difference, over
-    the pixels where the two differ clearly (``pair_mask_share``): a linear discriminant
+    alike. Here the two values' prints are first laid on ONE card (each the way up it fits
+    this card, shifted by where it lies on its card: ``print_offsets``), the card is found by
+    what they share (their average), and there the patch is projected on their difference,
+    over the pixels where the two differ clearly (``pair_mask_share``): a linear discriminant
     between just those two values."""
-    cfg = section("grid")
-    best: tuple[float, tuple[np.ndarray, np.ndarray, np.ndarray], int, int] | None = None
-    for turned in (False, True) if cfg["turned"] else (False,):
-        pair = _pair_prints(look, a, b, turned)
-        if pair is None or window.shape[0] < pair[0].shape[0] \
-                or window.shape[1] < pair[0].shape[1]:
-            return float("nan")
-        res = cv2.matchTemplate(np.asarray(window, np.float32), pair[0], cv2.TM_CCOEFF_NORMED)
-        _, fit, _, (x, y) = cv2.minMaxLoc(res)
-        if best is None or fit > best[0]:
-            best = (fit, pair, y, x)
-    if best is None:
+    turned_a, turned_b = _lies_turned(look, window, a), _lies_turned(look, window, b)
+    if turned_a is None or turned_b is None:
         return float("nan")
-    _, (common, mask, diff), y, x = best
-    if not len(diff):
+    pair = _pair_prints(look, a, b, turned_a, turned_b)
+    if pair is None or not len(pair[2]):
+        return float("nan")
+    common, mask, diff = pair
+    res = cv2.matchTemplate(np.asarray(window, np.float32), common, cv2.TM_CCOEFF_NORMED)
+    _, fit, _, (x, y) = cv2.minMaxLoc(res)
+    if fit < float(section("grid")["min_correlation_alone"]):
+        # the two prints laid on one card must fit this card as well as one value's print
+        # must to be read alone: where they do not, they are not on one card as the offsets
+        # say (two prints averaged a pip apart, or the other way up, fit cards at 0.5-0.55
+        # and named the wrong value of the pair), or the card is not one of them
         return float("nan")
     patch = _standard(window[y:y + common.shape[0], x:x + common.shape[1]])
     return float(((patch[mask] - common[mask]) * diff).mean() / max(float((diff**2).mean()), 1e-6))
 
 
-def _pair_prints(look: GridLook, a: int, b: int, turned: bool
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """For :func:`pair_score`: the two values' mean prints' average (what they share, as
-    :func:`_standard` levels), where they differ clearly (above ``pair_mask_share`` of their
-    largest difference) and ``a``'s minus ``b``'s there; None when a value was never learnt."""
-    cache: dict[tuple[int, int, bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = \
-        look.__dict__.setdefault("_pair_prints", {})
-    if (a, b, turned) not in cache:
-        ma, mb = _value_mean(look, a, turned), _value_mean(look, b, turned)
-        if ma is None or mb is None:
+def _lies_turned(look: GridLook, window: np.ndarray, value: int) -> bool | None:
+    """Whether ``value``'s mean print fits the card in ``window`` best turned (as
+    :func:`learn_templates` stores it: each value's prints are the way up its FIRST
+    calibration card lay, so one value's "upright" may be another's turned); None when the
+    print was never learnt or its two ways up fit within ``pair_turn_gap`` of each other
+    (the card does not say which way up it lies)."""
+    cfg = section("grid")
+    if not cfg["turned"]:
+        return False if _value_mean(look, value, False) is not None else None
+    fits = []
+    for turned in (False, True):
+        mean = _value_mean(look, value, turned)
+        if mean is None or window.shape[0] < mean.shape[0] or window.shape[1] < mean.shape[1]:
             return None
+        res = cv2.matchTemplate(np.asarray(window, np.float32), mean, cv2.TM_CCOEFF_NORMED)
+        fits.append(float(res.max()))
+    if abs(fits[1] - fits[0]) < float(cfg["pair_turn_gap"]):
+        return None
+    return fits[1] > fits[0]
+
+
+def _pair_prints(look: GridLook, a: int, b: int, turned_a: bool, turned_b: bool
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """For :func:`pair_score`: the two values' mean prints (each as stored or turned) laid on
+    one card and averaged (what they share, as :func:`_standard` levels), where they differ
+    clearly (above ``pair_mask_share`` of their largest difference, inside both prints) and
+    ``a``'s minus ``b``'s there; None when a value or where it lies was never learnt.
+
+    Calibration aligns each value's cards on that value's first card, which lay wherever it
+    lay in its cell: two values' mean prints are so shifted against each other by their
+    first cards' offsets, and averaged as they are, the print would show a 3 beside a 5.
+    ``b``'s print is moved by the difference of where the two lie on their cards."""
+    cache: dict[tuple[int, int, bool, bool], tuple[np.ndarray, np.ndarray, np.ndarray] | None] \
+        = look.__dict__.setdefault("_pair_prints", {})
+    key = (a, b, turned_a, turned_b)
+    if key not in cache:
+        cache[key] = None
+        ma, mb = _value_mean(look, a, turned_a), _value_mean(look, b, turned_b)
+        offsets = look.print_offsets
+        if ma is None or mb is None or offsets.shape != (6, 2) \
+                or not np.isfinite(offsets[[a, b]]).all():
+            return None
+        # a print turned about its middle lies on the other side of its card's middle
+        dy, dx = (float(x) for x in offsets[b] * (-1 if turned_b else 1)
+                  - offsets[a] * (-1 if turned_a else 1))
+        # the offsets are medians of whole-pixel placements over cards laid each a little
+        # differently: the last pixel or two is found by what the two prints share (within
+        # ``pair_align_reach``, far less than a pip's spacing: a 3's pips are not moved
+        # onto a 5's other pips)
+        reach = float(section("grid")["pair_align_reach"])
+        steps = np.arange(-reach, reach + 1e-6, 0.5)
+        h, w = mb.shape
+        best: tuple[float, np.ndarray, np.ndarray] | None = None
+        for sy in steps:
+            for sx in steps:
+                move = np.array([[1, 0, dx + sx], [0, 1, dy + sy]], np.float32)
+                moved = cv2.warpAffine(mb, move, (w, h), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE)
+                inside = cv2.warpAffine(np.ones((h, w), np.float32), move, (w, h),
+                                        flags=cv2.INTER_LINEAR, borderValue=0.0) > 0.999
+                if not inside.any():
+                    continue
+                fit = float(np.corrcoef(ma[inside], moved[inside])[0, 1])
+                if best is None or fit > best[0]:
+                    best = (fit, moved, inside)
+        if best is None:
+            return None
+        _, mb, inside = best
         diff = ma - mb
         share = float(section("grid")["pair_mask_share"])
-        mask = np.abs(diff) >= max(share * float(np.percentile(np.abs(diff), 99.5)), 1e-3)
-        cache[(a, b, turned)] = (((ma + mb) / 2).astype(np.float32), mask, diff[mask])
-    return cache[(a, b, turned)]
+        mask = inside & (np.abs(diff) >= max(share * float(np.percentile(np.abs(diff[inside]),
+                                                                         99.5)), 1e-3)) \
+            if inside.any() else inside
+        cache[key] = (((ma + mb) / 2).astype(np.float32), mask, diff[mask])
+    return cache[key]
+
+
+def learn_print_offsets(templates: np.ndarray, values: np.ndarray, greys: list[np.ndarray],
+                        grids: list[Grid]) -> np.ndarray:
+    """(6, 2): where each value's mean print (as ``templates`` store it) lies on its cards:
+    the median over the calibration cards of that value of the print's middle, where it fits
+    the card's window best (either way up), from the window's middle (registration puts the
+    cards' middles on the cells' middles, give or take how each was laid), as (dy, dx) the
+    way up it is stored. NaN for values not seen."""
+    look = GridLook(templates=templates, template_values=values)
+    found: dict[int, list[tuple[float, float]]] = {}
+    for g, grid in zip(greys, grids, strict=True):
+        for r in range(5):
+            for c in range(5):
+                v = grid[r][c]
+                if v is None:
+                    continue
+                window = np.asarray(_window(g, r, c), np.float32)
+                best: tuple[float, float, float] | None = None
+                for turned in (False, True) if section("grid")["turned"] else (False,):
+                    mean = _value_mean(look, int(v), turned)
+                    if mean is None or window.shape[0] < mean.shape[0] \
+                            or window.shape[1] < mean.shape[1]:
+                        continue
+                    res = cv2.matchTemplate(window, mean, cv2.TM_CCOEFF_NORMED)
+                    _, fit, _, (x, y) = cv2.minMaxLoc(res)
+                    side = -1.0 if turned else 1.0
+                    at = (side * (y + (mean.shape[0] - window.shape[0]) / 2),
+                          side * (x + (mean.shape[1] - window.shape[1]) / 2))
+                    if best is None or fit > best[0]:
+                        best = (fit, *at)
+                if best is not None:
+                    found.setdefault(int(v), []).append(best[1:])
+    offsets = np.full((6, 2), np.nan, np.float32)
+    for v, places in found.items():
+        offsets[v] = np.median(np.array(places), axis=0)
+    return offsets
 
 
 def learn_pair_floor(greys: list[np.ndarray], grids: list[Grid]) -> np.ndarray:
@@ -1422,9 +1530,11 @@ def learn_pair_floor(greys: list[np.ndarray], grids: list[Grid]) -> np.ndarray:
     seen = np.zeros((6, 6), np.int64)
     worst = np.full((6, 6), -np.inf)
     for i in range(len(greys)):
-        templates, values, masks = learn_templates(greys[:i] + greys[i + 1:],
-                                                   grids[:i] + grids[i + 1:])
-        left_out = GridLook(templates=templates, template_values=values, template_masks=masks)
+        rest_greys, rest_grids = greys[:i] + greys[i + 1:], grids[:i] + grids[i + 1:]
+        templates, values, masks = learn_templates(rest_greys, rest_grids)
+        left_out = GridLook(templates=templates, template_values=values, template_masks=masks,
+                            print_offsets=learn_print_offsets(templates, values, rest_greys,
+                                                              rest_grids))
         for r in range(5):
             for c in range(5):
                 v = grids[i][r][c]
@@ -1874,6 +1984,7 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     mode, bare, texture = learn_bare(empties, tables)
     value_colours, value_spread = learn_value_colours(cells_by_image, grids)
     pair_floor = learn_pair_floor(greys, grids)
+    print_offsets = learn_print_offsets(templates, values, greys, grids)
     return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
                     templates, values, masks, mode, bare, texture, value_colours, value_spread,
-                    pair_floor)
+                    pair_floor, print_offsets)
