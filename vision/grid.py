@@ -1447,26 +1447,34 @@ def _pair_prints(look: GridLook, a: int, b: int, turned_a: bool, turned_b: bool
         # the offsets are medians of whole-pixel placements over cards laid each a little
         # differently: the last pixel or two is found by what the two prints share (within
         # ``pair_align_reach``, far less than a pip's spacing: a 3's pips are not moved
-        # onto a 5's other pips)
-        reach = float(section("grid")["pair_align_reach"])
-        steps = np.arange(-reach, reach + 1e-6, 0.5)
+        # onto a 5's other pips), to a fraction of a pixel by a parabola through the best
+        reach = max(1, round(float(section("grid")["pair_align_reach"])))
         h, w = mb.shape
-        best: tuple[float, np.ndarray, np.ndarray] | None = None
-        for sy in steps:
-            for sx in steps:
-                move = np.array([[1, 0, dx + sx], [0, 1, dy + sy]], np.float32)
-                moved = cv2.warpAffine(mb, move, (w, h), flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE)
-                inside = cv2.warpAffine(np.ones((h, w), np.float32), move, (w, h),
-                                        flags=cv2.INTER_LINEAR, borderValue=0.0) > 0.999
-                if not inside.any():
-                    continue
-                fit = float(np.corrcoef(ma[inside], moved[inside])[0, 1])
-                if best is None or fit > best[0]:
-                    best = (fit, moved, inside)
-        if best is None:
+        if h <= 4 * reach or w <= 4 * reach:
             return None
-        _, mb, inside = best
+        # b's print laid where the offsets say; a's middle (``reach`` in from each side)
+        # looked for on it, ``reach`` each way
+        laid = cv2.warpAffine(mb, np.array([[1, 0, dx], [0, 1, dy]], np.float32), (w, h),
+                              flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        res = cv2.matchTemplate(laid, np.ascontiguousarray(ma[reach:h - reach, reach:w - reach]),
+                                cv2.TM_CCOEFF_NORMED)
+        iy, ix = np.unravel_index(int(res.argmax()), res.shape)
+
+        def vertex(lo: float, mid: float, hi: float) -> float:
+            bend = lo - 2 * mid + hi
+            return 0.0 if bend >= 0 else float(np.clip((lo - hi) / (2 * bend), -0.5, 0.5))
+
+        fy = vertex(res[iy - 1, ix], res[iy, ix], res[iy + 1, ix]) \
+            if 0 < iy < res.shape[0] - 1 else 0.0
+        fx = vertex(res[iy, ix - 1], res[iy, ix], res[iy, ix + 1]) \
+            if 0 < ix < res.shape[1] - 1 else 0.0
+        # b's print moved by (dy, dx), then by what the search found (a's middle at (iy, ix)
+        # of the laid print, where ``reach`` would be no move)
+        move = np.array([[1, 0, dx + reach - ix - fx], [0, 1, dy + reach - iy - fy]], np.float32)
+        mb = cv2.warpAffine(mb, move, (w, h), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+        inside = cv2.warpAffine(np.ones((h, w), np.float32), move, (w, h),
+                                flags=cv2.INTER_LINEAR, borderValue=0.0) > 0.999
         diff = ma - mb
         share = float(section("grid")["pair_mask_share"])
         mask = inside & (np.abs(diff) >= max(share * float(np.percentile(np.abs(diff[inside]),
