@@ -28,7 +28,7 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
     """A card of ``value`` in its cell, moved by (dx, dy) and lying turned or not: a border,
     a title bar at its top (dice pips alone look the same both ways up) and its pips."""
     w, h = grid._cell_size()
-    card = np.full((h, w), 215, np.uint8)
+    card: np.ndarray = np.full((h, w), 215, np.uint8)
     cv2.rectangle(card, (2, 2), (w - 3, h - 3), 120, 1)
     # inside the middle the templates are cut from (15 % in from each side)
     cv2.rectangle(card, (12, 11), (w - 13, 13), 60, -1)
@@ -38,7 +38,7 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
         cv2.circle(card, (round(6 + fx * (w - 12)), round(26 + fy * (h - 38))), 4, 40, -1)
     if turned:
         card = cv2.rotate(card, cv2.ROTATE_180)
-    card = cv2.warpAffine(card, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h),
+    card = cv2.warpAffine(card, np.array([[1, 0, dx], [0, 1, dy]], np.float32), (w, h),
                           borderMode=cv2.BORDER_CONSTANT, borderValue=90)
     return np.asarray(np.clip(card + rng.normal(0, 3, card.shape), 0, 255).astype(np.uint8))
 
@@ -57,9 +57,11 @@ def _pictures(rng: np.random.Generator, first: dict[int, tuple[int, int, bool]] 
     """Three calibration pictures: every value twice in each, cards a pixel or two off and
     every other one turned. ``first``: how the first card of some values lies (dx, dy,
     turned): calibration aligns every card of a value on its first."""
-    greys, grids = [], []
+    greys: list[np.ndarray] = []
+    grids: list[grid.Grid] = []
     for p in range(3):
-        cards, labels = {}, [[None] * 5 for _ in range(5)]  # type: list[list[int | None]]
+        cards: dict[tuple[int, int], np.ndarray] = {}
+        labels: grid.Grid = [[None] * 5 for _ in range(5)]
         for k, v in enumerate(list(range(6)) * 2):
             r, c = divmod(k, 5)
             dx, dy = (int(x) for x in rng.integers(-2, 3, 2))
