@@ -142,6 +142,15 @@ class GridLook:
     #: and how far calibration cards of that value strayed from it
     value_colours: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
     value_spread: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    #: (6, 6): [a, b] the highest :func:`pair_score` of ``a`` over ``b`` that any calibration
+    #: card of value ``b`` reached, its value's templates learnt without its picture (NaN where
+    #: too few cards of either value were seen: no pairwise reading)
+    pair_floor: np.ndarray = field(default_factory=lambda: np.full((6, 6), np.nan, np.float32))
+    #: (6, 2): where each value's mean print (the way up :func:`learn_templates` stores it)
+    #: lies on its card: its middle's (dy, dx) from the card's middle, the median over the
+    #: calibration cards (NaN when unseen: no pairwise reading)
+    print_offsets: np.ndarray = field(
+        default_factory=lambda: np.full((6, 2), np.nan, np.float32))
 
     @property
     def learnt(self) -> bool:
@@ -159,7 +168,12 @@ class GridLook:
                 "template_scale": 1, "bare_mode": self.bare_mode, "bare": self.bare.tolist(),
                 "bare_texture": self.bare_texture,
                 "value_colours": self.value_colours.tolist(),
-                "value_spread": self.value_spread.tolist()}
+                "value_spread": self.value_spread.tolist(),
+                # JSON has no NaN: an unlearnt pair is null
+                "pair_floor": [[None if np.isnan(x) else float(x) for x in row]
+                               for row in self.pair_floor.tolist()],
+                "print_offsets": [[None if np.isnan(x) else float(x) for x in row]
+                                  for row in self.print_offsets.tolist()]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -182,7 +196,13 @@ class GridLook:
                    np.array(data.get("bare", []), np.float32).reshape(-1, 3),
                    float(data.get("bare_texture", 0.0)),
                    np.array(data.get("value_colours", []), np.float32).reshape(-1, 4),
-                   np.array(data.get("value_spread", []), np.float32))
+                   np.array(data.get("value_spread", []), np.float32),
+                   # stored before the pairwise reading: none (as for an unseen pair)
+                   np.array(data.get("pair_floor", [[None] * 6] * 6), np.float64)
+                   .astype(np.float32),
+                   # stored before the prints' offsets were learnt: no pairwise reading
+                   np.array(data.get("print_offsets", [[None] * 2] * 6), np.float64)
+                   .astype(np.float32))
 
 
 def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1551,6 +1571,211 @@ def _pair_gap(look: GridLook, views: np.ndarray, at_a: tuple[int, int, int],
     return (errors[1] - errors[0]) / (errors[0] + errors[1] + 1e-6)
 
 
+def _value_mean(look: GridLook, value: int, turned: bool) -> np.ndarray | None:
+    """``value``'s mean print (:func:`learn_templates` stores it first, then turned), as
+    :func:`_standard` levels; None when calibration saw no card of that value."""
+    of_value = np.flatnonzero(look.template_values == value)
+    if not len(of_value) or (turned and len(of_value) < 2):
+        return None
+    return _standard(look.templates[of_value[1 if turned else 0]])
+
+
+def pair_score(look: GridLook, window: np.ndarray, a: int, b: int) -> float:
+    """How much more the card in ``window`` looks like value ``a`` than ``b``, judged at one
+    placement for both, from about -0.5 (``b``'s mean print) to 0.5 (``a``'s); NaN when a
+    value's print or where it lies on its card was never learnt, the way up either value's
+    print lies on this card is not clear (``pair_turn_gap``), or the two prints laid on one
+    card fit it less than ``min_correlation_alone``.
+
+    Each value's templates correlate best at their own placement, and a print shifted by a
+    pip lines a 3's pips up with a 5's: compared each where it fits best, the two come out
+    alike. Here the two values' prints are first laid on ONE card (each the way up it fits
+    this card, shifted by where it lies on its card: ``print_offsets``), the card is found by
+    what they share (their average), and there the patch is projected on their difference,
+    over the pixels where the two differ clearly (``pair_mask_share``): a linear discriminant
+    between just those two values."""
+    turned_a, turned_b = _lies_turned(look, window, a), _lies_turned(look, window, b)
+    if turned_a is None or turned_b is None:
+        return float("nan")
+    pair = _pair_prints(look, a, b, turned_a, turned_b)
+    if pair is None or not len(pair[2]):
+        return float("nan")
+    common, mask, diff = pair
+    res = cv2.matchTemplate(np.asarray(window, np.float32), common, cv2.TM_CCOEFF_NORMED)
+    _, fit, _, (x, y) = cv2.minMaxLoc(res)
+    if fit < float(section("grid")["min_correlation_alone"]):
+        # the two prints laid on one card must fit this card as well as one value's print
+        # must to be read alone: where they do not, they are not on one card as the offsets
+        # say (two prints averaged a pip apart, or the other way up, fit cards at 0.5-0.55
+        # and named the wrong value of the pair), or the card is not one of them
+        return float("nan")
+    patch = _standard(window[y:y + common.shape[0], x:x + common.shape[1]])
+    return float(((patch[mask] - common[mask]) * diff).mean() / max(float((diff**2).mean()), 1e-6))
+
+
+def _lies_turned(look: GridLook, window: np.ndarray, value: int) -> bool | None:
+    """Whether ``value``'s mean print fits the card in ``window`` best turned (as
+    :func:`learn_templates` stores it: each value's prints are the way up its FIRST
+    calibration card lay, so one value's "upright" may be another's turned); None when the
+    print was never learnt or its two ways up fit within ``pair_turn_gap`` of each other
+    (the card does not say which way up it lies)."""
+    cfg = section("grid")
+    if not cfg["turned"]:
+        return False if _value_mean(look, value, False) is not None else None
+    fits = []
+    for turned in (False, True):
+        mean = _value_mean(look, value, turned)
+        if mean is None or window.shape[0] < mean.shape[0] or window.shape[1] < mean.shape[1]:
+            return None
+        res = cv2.matchTemplate(np.asarray(window, np.float32), mean, cv2.TM_CCOEFF_NORMED)
+        fits.append(float(res.max()))
+    if abs(fits[1] - fits[0]) < float(cfg["pair_turn_gap"]):
+        return None
+    return fits[1] > fits[0]
+
+
+def _pair_prints(look: GridLook, a: int, b: int, turned_a: bool, turned_b: bool
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """For :func:`pair_score`: the two values' mean prints (each as stored or turned) laid on
+    one card and averaged (what they share, as :func:`_standard` levels), where they differ
+    clearly (above ``pair_mask_share`` of their largest difference, inside both prints) and
+    ``a``'s minus ``b``'s there; None when a value or where it lies was never learnt.
+
+    Calibration aligns each value's cards on that value's first card, which lay wherever it
+    lay in its cell: two values' mean prints are so shifted against each other by their
+    first cards' offsets, and averaged as they are, the print would show a 3 beside a 5.
+    ``b``'s print is moved by the difference of where the two lie on their cards."""
+    cache: dict[tuple[int, int, bool, bool], tuple[np.ndarray, np.ndarray, np.ndarray] | None] \
+        = look.__dict__.setdefault("_pair_prints", {})
+    key = (a, b, turned_a, turned_b)
+    if key not in cache:
+        cache[key] = None
+        ma, mb = _value_mean(look, a, turned_a), _value_mean(look, b, turned_b)
+        offsets = look.print_offsets
+        if ma is None or mb is None or offsets.shape != (6, 2) \
+                or not np.isfinite(offsets[[a, b]]).all():
+            return None
+        # a print turned about its middle lies on the other side of its card's middle
+        dy, dx = (float(x) for x in offsets[b] * (-1 if turned_b else 1)
+                  - offsets[a] * (-1 if turned_a else 1))
+        # the offsets are medians of whole-pixel placements over cards laid each a little
+        # differently: the last pixel or two is found by what the two prints share (within
+        # ``pair_align_reach``, far less than a pip's spacing: a 3's pips are not moved
+        # onto a 5's other pips), to a fraction of a pixel by a parabola through the best
+        reach = max(1, round(float(section("grid")["pair_align_reach"])))
+        h, w = mb.shape
+        if h <= 4 * reach or w <= 4 * reach:
+            return None
+        # b's print laid where the offsets say; a's middle (``reach`` in from each side)
+        # looked for on it, ``reach`` each way
+        laid = cv2.warpAffine(mb, np.array([[1, 0, dx], [0, 1, dy]], np.float32), (w, h),
+                              flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        res = cv2.matchTemplate(laid, np.ascontiguousarray(ma[reach:h - reach, reach:w - reach]),
+                                cv2.TM_CCOEFF_NORMED)
+        iy, ix = np.unravel_index(int(res.argmax()), res.shape)
+
+        def vertex(lo: float, mid: float, hi: float) -> float:
+            bend = lo - 2 * mid + hi
+            return 0.0 if bend >= 0 else float(np.clip((lo - hi) / (2 * bend), -0.5, 0.5))
+
+        fy = vertex(res[iy - 1, ix], res[iy, ix], res[iy + 1, ix]) \
+            if 0 < iy < res.shape[0] - 1 else 0.0
+        fx = vertex(res[iy, ix - 1], res[iy, ix], res[iy, ix + 1]) \
+            if 0 < ix < res.shape[1] - 1 else 0.0
+        # b's print moved by (dy, dx), then by what the search found (a's middle at (iy, ix)
+        # of the laid print, where ``reach`` would be no move)
+        move = np.array([[1, 0, dx + reach - ix - fx], [0, 1, dy + reach - iy - fy]], np.float32)
+        mb = cv2.warpAffine(mb, move, (w, h), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+        inside = cv2.warpAffine(np.ones((h, w), np.float32), move, (w, h),
+                                flags=cv2.INTER_LINEAR, borderValue=0.0) > 0.999
+        diff = ma - mb
+        share = float(section("grid")["pair_mask_share"])
+        mask = inside & (np.abs(diff) >= max(share * float(np.percentile(np.abs(diff[inside]),
+                                                                         99.5)), 1e-3)) \
+            if inside.any() else inside
+        cache[key] = (((ma + mb) / 2).astype(np.float32), mask, diff[mask])
+    return cache[key]
+
+
+def learn_print_offsets(templates: np.ndarray, values: np.ndarray, greys: list[np.ndarray],
+                        grids: list[Grid]) -> np.ndarray:
+    """(6, 2): where each value's mean print (as ``templates`` store it) lies on its cards:
+    the median over the calibration cards of that value of the print's middle, where it fits
+    the card's window best (either way up), from the window's middle (registration puts the
+    cards' middles on the cells' middles, give or take how each was laid), as (dy, dx) the
+    way up it is stored. NaN for values not seen."""
+    look = GridLook(templates=templates, template_values=values)
+    found: dict[int, list[tuple[float, float]]] = {}
+    for g, grid in zip(greys, grids, strict=True):
+        for r in range(5):
+            for c in range(5):
+                v = grid[r][c]
+                if v is None:
+                    continue
+                window = np.asarray(_window(g, r, c), np.float32)
+                best: tuple[float, float, float] | None = None
+                for turned in (False, True) if section("grid")["turned"] else (False,):
+                    mean = _value_mean(look, int(v), turned)
+                    if mean is None or window.shape[0] < mean.shape[0] \
+                            or window.shape[1] < mean.shape[1]:
+                        continue
+                    res = cv2.matchTemplate(window, mean, cv2.TM_CCOEFF_NORMED)
+                    _, fit, _, (x, y) = cv2.minMaxLoc(res)
+                    side = -1.0 if turned else 1.0
+                    at = (side * (y + (mean.shape[0] - window.shape[0]) / 2),
+                          side * (x + (mean.shape[1] - window.shape[1]) / 2))
+                    if best is None or fit > best[0]:
+                        best = (fit, *at)
+                if best is not None:
+                    found.setdefault(int(v), []).append(best[1:])
+    offsets = np.full((6, 2), np.nan, np.float32)
+    for v, places in found.items():
+        offsets[v] = np.median(np.array(places), axis=0)
+    return offsets
+
+
+def learn_pair_floor(greys: list[np.ndarray], grids: list[Grid]) -> np.ndarray:
+    """(6, 6): [a, b] the highest :func:`pair_score` of ``a`` over ``b`` among the calibration
+    cards of value ``b``, each scored against templates learnt from the other pictures (left
+    one picture out: its own card in the mean would make it look surer than a new card). NaN
+    where fewer than ``pair_min_cards`` cards of ``a`` or ``b`` were seen."""
+    floor = np.full((6, 6), np.nan, np.float32)
+    if len(greys) < 2:
+        return floor
+    counts = np.zeros(6, np.int64)
+    for g in grids:
+        for row in g:
+            for v in row:
+                if v is not None:
+                    counts[int(v)] += 1
+    seen = np.zeros((6, 6), np.int64)
+    worst = np.full((6, 6), -np.inf)
+    for i in range(len(greys)):
+        rest_greys, rest_grids = greys[:i] + greys[i + 1:], grids[:i] + grids[i + 1:]
+        templates, values, masks = learn_templates(rest_greys, rest_grids)
+        left_out = GridLook(templates=templates, template_values=values, template_masks=masks,
+                            print_offsets=learn_print_offsets(templates, values, rest_greys,
+                                                              rest_grids))
+        for r in range(5):
+            for c in range(5):
+                v = grids[i][r][c]
+                if v is None:
+                    continue
+                window = _window(greys[i], r, c)
+                for a in range(6):
+                    if a == int(v):
+                        continue
+                    s = pair_score(left_out, window, a, int(v))
+                    if np.isfinite(s):
+                        worst[a, int(v)] = max(worst[a, int(v)], s)
+                        seen[a, int(v)] += 1
+    least = int(section("grid")["pair_min_cards"])
+    enough = (counts[:, None] >= least) & (counts[None, :] >= least) & (seen > 0)
+    floor[enough] = worst[enough]
+    return floor
+
+
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per value: every calibration card's centre, aligned on the first one and averaged; also
@@ -1753,8 +1978,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     coloured = colours_confirm(look, colours) if colours is not None and to_match \
         else [None] * len(feats)
 
-    def judged(scores: np.ndarray, pair_gap: float, edge: np.ndarray, knn_value: int, i: int
-               ) -> tuple[int, float, bool, bool]:
+    def judged(scores: np.ndarray, pair_gap: float, edge: np.ndarray, knn_value: int, i: int,
+               window: np.ndarray | None) -> tuple[int, float, bool, bool]:
         """The best value, its gap, whether the tests but the cut one pass, and that one."""
         order = np.argsort(scores)[::-1]
         best, gap = int(order[0]), float(scores[order[0]] - scores[order[1]])
@@ -1788,6 +2013,10 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # its window fits a serif 3 better than a 5)
         cut = scores[best] < cfg["edge_min_correlation"] \
             and bool(np.delete(edge, best).any())
+        # ... or, a close call, the two values' prints laid on the card decide it (not when
+        # the nearest calibration card names a third value, as for the pair gap above)
+        if not (alone or agreed or paired) and window is not None and not third:
+            paired = pair_decides(look, window, best, int(order[1]), scores)
         passes = scores[best] >= cfg["min_correlation"] and (alone or agreed or paired) \
             and not outvoted
         return best, gap, bool(passes), bool(cut)
@@ -1797,7 +2026,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     cut_off: list[tuple[int, int, float, int]] = []  # (cell, nearest card's value, occupancy, best)
     for k, ((i, knn_value, occupancy), scores) in enumerate(
             zip(to_match, all_scores if to_match else [], strict=True)):
-        best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i)
+        best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i,
+                                        None if windows is None else windows[i])
         if passes and not cut:
             readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3),
                              windows[i]))  # type: ignore[index]
@@ -1820,7 +2050,8 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         wide_scores = match_windows(look, views, wide_gaps, wide_edges)
         for k, (i, knn_value, occupancy, before) in enumerate(cut_off):
             best, gap, passes, cut = judged(wide_scores[k], float(wide_gaps[k]),
-                                            wide_edges[k] & (wide_scores[k] > -1.0), knn_value, i)
+                                            wide_edges[k] & (wide_scores[k] > -1.0), knn_value, i,
+                                            views[k])
             if passes and not cut and best == before:
                 readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), views[k]))
     # a value's print must show about as strongly as the picture's other prints do: a pale
@@ -1863,6 +2094,23 @@ def shifted_features(big: np.ndarray, margin: int, cells: list[int]) -> list[np.
         out.append(area_features(mosaic)[:len(chunk)])
     feats = np.concatenate(out) if out else np.zeros((0, 1), np.float32)
     return [feats[k * len(moves):(k + 1) * len(moves)] for k in range(len(cells))]
+
+
+def pair_decides(look: GridLook, window: np.ndarray, best: int, second: int,
+                 scores: np.ndarray) -> bool:
+    """Whether a close call between the best two values is settled by :func:`pair_score`:
+    only when the best value's templates correlate at least ``min_correlation_alone``, and the
+    card looks more like ``best`` than ``second`` by ``min_pair_score`` and by
+    ``pair_score_margin`` more than any calibration card of ``second`` ever did
+    (``look.pair_floor``, learnt left one picture out). Without a learnt floor, never."""
+    cfg = section("grid")
+    floor = float(look.pair_floor[best, second]) if look.pair_floor.shape == (6, 6) else np.nan
+    if not np.isfinite(floor) or scores[best] < cfg["min_correlation_alone"] \
+            or scores[best] - scores[second] >= cfg["min_gap"]:
+        return False
+    s = pair_score(look, window, best, second)
+    return bool(np.isfinite(s) and s >= max(float(cfg["min_pair_score"]),
+                                            floor + float(cfg["pair_score_margin"])))
 
 
 def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation, Region]:
@@ -2084,5 +2332,8 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     templates, values, masks = learn_templates(greys, grids)
     mode, bare, texture = learn_bare(empties, tables)
     value_colours, value_spread = learn_value_colours(cells_by_image, grids)
+    pair_floor = learn_pair_floor(greys, grids)
+    print_offsets = learn_print_offsets(templates, values, greys, grids)
     return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
-                    templates, values, masks, mode, bare, texture, value_colours, value_spread)
+                    templates, values, masks, mode, bare, texture, value_colours, value_spread,
+                    pair_floor, print_offsets)

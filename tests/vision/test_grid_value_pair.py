@@ -1,0 +1,283 @@
+"""Robot Master grid, a close call between the best two values: decided between just those two,
+where their prints differ, with both prints laid on one card (each the way up it fits the card,
+shifted by where it lies on its card); only as clearly as calibration's own cards of the other
+value never were (learnt left one picture out)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import grid
+from vision.thresholds import section
+
+# dice pips: a 3's pips lie inside a 5's, so their templates correlate alike
+PIPS = {0: [], 1: [(0.5, 0.5)], 2: [(0.25, 0.2), (0.75, 0.8)],
+        3: [(0.25, 0.2), (0.5, 0.5), (0.75, 0.8)],
+        4: [(0.25, 0.2), (0.75, 0.2), (0.25, 0.8), (0.75, 0.8)],
+        5: [(0.25, 0.2), (0.75, 0.2), (0.5, 0.5), (0.25, 0.8), (0.75, 0.8)]}
+
+
+def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
+          turned: bool = False) -> np.ndarray:
+    """A card of ``value`` in its cell, moved by (dx, dy) and lying turned or not: a border,
+    a title bar at its top (dice pips alone look the same both ways up) and its pips."""
+    w, h = grid._cell_size()
+    card: np.ndarray = np.full((h, w), 215, np.uint8)
+    cv2.rectangle(card, (2, 2), (w - 3, h - 3), 120, 1)
+    # inside the middle the templates are cut from (15 % in from each side)
+    cv2.rectangle(card, (12, 11), (w - 13, 13), 60, -1)
+    if value == 0:
+        cv2.circle(card, (w // 2, h // 2), 7, 40, 2)
+    for fx, fy in PIPS[value]:
+        cv2.circle(card, (round(6 + fx * (w - 12)), round(26 + fy * (h - 38))), 4, 40, -1)
+    if turned:
+        card = cv2.rotate(card, cv2.ROTATE_180)
+    card = cv2.warpAffine(card, np.array([[1, 0, dx], [0, 1, dy]], np.float32), (w, h),
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=90)
+    return np.asarray(np.clip(card + rng.normal(0, 3, card.shape), 0, 255).astype(np.uint8))
+
+
+def _area(cards: dict[tuple[int, int], np.ndarray]) -> np.ndarray:
+    w, h = grid._cell_size()
+    g = np.full((5 * h + 2 * grid.MARGIN, 5 * w + 2 * grid.MARGIN), 90, np.uint8)
+    for (r, c), card in cards.items():
+        y, x = grid.MARGIN + r * h, grid.MARGIN + c * w
+        g[y:y + h, x:x + w] = card
+    return g
+
+
+def _pictures(rng: np.random.Generator, first: dict[int, tuple[int, int, bool]] | None = None
+              ) -> tuple[list[np.ndarray], list[grid.Grid]]:
+    """Three calibration pictures: every value twice in each, cards a pixel or two off and
+    every other one turned. ``first``: how the first card of some values lies (dx, dy,
+    turned): calibration aligns every card of a value on its first."""
+    greys: list[np.ndarray] = []
+    grids: list[grid.Grid] = []
+    for p in range(3):
+        cards: dict[tuple[int, int], np.ndarray] = {}
+        labels: grid.Grid = [[None] * 5 for _ in range(5)]
+        for k, v in enumerate(list(range(6)) * 2):
+            r, c = divmod(k, 5)
+            dx, dy = (int(x) for x in rng.integers(-2, 3, 2))
+            turned = bool((k + p) % 2)
+            if first and p == 0 and k < 6 and v in first:
+                dx, dy, turned = first[v]
+            cards[(r, c)] = _card(v, rng, dx, dy, turned)
+            labels[r][c] = v
+        greys.append(_area(cards))
+        grids.append(labels)
+    return greys, grids
+
+
+def _look(greys: list[np.ndarray], grids: list[grid.Grid]) -> grid.GridLook:
+    templates, values, masks = grid.learn_templates(greys, grids)
+    empty = np.zeros((1, 4), np.float32)
+    # features: every cell is nearest to a card of value 3 (the nearest calibration card names
+    # 3 whatever the print): only the prints decide below
+    return grid.GridLook(features=np.concatenate([empty, empty + 10]),
+                         classes=np.array([3, grid.EMPTY]), max_distance=100.0,
+                         templates=templates, template_values=values, template_masks=masks,
+                         pair_floor=grid.learn_pair_floor(greys, grids),
+                         print_offsets=grid.learn_print_offsets(templates, values, greys,
+                                                                grids))
+
+
+@pytest.fixture(scope="module")
+def pip_look() -> grid.GridLook:
+    return _look(*_pictures(np.random.default_rng(11)))
+
+
+@pytest.fixture(scope="module")
+def astray_first_look() -> grid.GridLook:
+    # own art 9723 g002 and g050: the 3s' first calibration card lay upright and to one side
+    # of its cell, the 5s' first one turned and to the other: the two values' mean prints
+    # are stored the other way up and shifted against each other by 6 pixels
+    return _look(*_pictures(np.random.default_rng(21),
+                            first={3: (3, 1, False), 5: (-3, -1, True)}))
+
+
+def test_the_floor_is_learnt_left_one_picture_out(pip_look: grid.GridLook) -> None:
+    floor = pip_look.pair_floor
+    assert floor.shape == (6, 6)
+    assert np.isfinite(floor[3, 5]) and np.isfinite(floor[5, 3])
+    # calibration's own 5s lean clearly to 5 (their extra pips are there), and so 3s to 3
+    assert floor[3, 5] < 0 and floor[5, 3] < 0
+    # one picture alone leaves nobody out: nothing learnt
+    greys, grids = _pictures(np.random.default_rng(12))
+    assert np.isnan(grid.learn_pair_floor(greys[:1], grids[:1])).all()
+
+
+def test_where_each_value_lies_on_its_card_is_learnt(astray_first_look: grid.GridLook) -> None:
+    # the stored prints are cut where their value's first card lay: the 3's card 3 pixels
+    # right and 1 down, so the print's middle lies 1 up and 3 left of its card's middle; the
+    # 5's card turned, 3 left and 1 up: as stored (turned) the print lies 1 down, 3 right
+    offsets = astray_first_look.print_offsets
+    assert np.isfinite(offsets[:6]).all()
+    assert np.allclose(offsets[3], (-1, -3), atol=1.01)
+    assert np.allclose(offsets[5], (1, 3), atol=1.01)
+
+
+def test_the_pair_score_tells_a_shifted_three_from_a_five(pip_look: grid.GridLook) -> None:
+    # each value's templates fit best at their own placement: a 3 shifted by a pip spacing
+    # looks like part of a 5. Found by what both share, the pips where they differ tell.
+    rng = np.random.default_rng(13)
+    for dx, dy, turned in ((0, 0, False), (2, -2, True), (-3, 1, False)):
+        three = grid._window(_area({(2, 2): _card(3, rng, dx, dy, turned)}), 2, 2)
+        five = grid._window(_area({(2, 2): _card(5, rng, dx, dy, turned)}), 2, 2)
+        assert grid.pair_score(pip_look, three, 3, 5) >= 0.35
+        assert grid.pair_score(pip_look, five, 3, 5) <= -0.35
+        assert grid.pair_score(pip_look, five, 5, 3) >= 0.35
+
+
+def test_prints_stored_the_other_way_up_and_shifted_are_compared_on_one_card(
+        astray_first_look: grid.GridLook) -> None:
+    # own art 9723 g002, g050: averaged as stored, a 3 upright with a 5 turned and 6 pixels
+    # off, the "print both share" fit each card somewhere else and the score named the wrong
+    # value of the pair on 6 cells out of 6 (+0.32 to +0.37), agreeing with templates that
+    # had it wrong too: three cells read wrong per grid. Each laid the way up it fits the
+    # card, where it lies on its card, the score names the card's own value
+    rng = np.random.default_rng(22)
+    for dx, dy, turned in ((0, 0, False), (0, 0, True), (2, -1, False), (-2, 2, True)):
+        three = grid._window(_area({(2, 2): _card(3, rng, dx, dy, turned)}), 2, 2)
+        five = grid._window(_area({(2, 2): _card(5, rng, dx, dy, turned)}), 2, 2)
+        assert grid.pair_score(astray_first_look, three, 3, 5) >= 0.3
+        assert grid.pair_score(astray_first_look, five, 3, 5) <= -0.3
+        assert grid.pair_score(astray_first_look, five, 5, 3) >= 0.3
+        assert grid.pair_score(astray_first_look, three, 5, 3) <= -0.3
+
+
+def test_prints_that_do_not_lie_on_one_card_give_no_score(
+        astray_first_look: grid.GridLook) -> None:
+    # were the 5's print laid a pip's spacing below where it lies on its card (as two prints
+    # averaged as stored were), what the two share fits a 5 poorly: no score, not a guess
+    offsets = astray_first_look.print_offsets.copy()
+    offsets[5] += (12, 0)
+    off = dataclasses.replace(astray_first_look, print_offsets=offsets)
+    rng = np.random.default_rng(23)
+    five = grid._window(_area({(2, 2): _card(5, rng)}), 2, 2)
+    assert grid.pair_score(astray_first_look, five, 3, 5) <= -0.3
+    assert np.isnan(grid.pair_score(off, five, 3, 5))
+    # (laid on the 5's own print, the 3's misplaced print may still leave the 5 fitting: the
+    # score then says 5, never 3)
+    five_over_three = grid.pair_score(off, five, 5, 3)
+    assert np.isnan(five_over_three) or five_over_three >= 0.3
+
+
+def _close_call(scores: list[float]) -> Any:
+    def match(look: grid.GridLook, windows: list[np.ndarray],
+              pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
+              ) -> np.ndarray:
+        if pair_gaps is not None:
+            pair_gaps[:] = np.nan  # the older tie-break says nothing
+        if edges is not None:
+            edges[:] = False
+        return np.tile(np.array(scores), (len(windows), 1))
+    return match
+
+
+def _classify(look: grid.GridLook, cards: list[int], turned: bool = False) -> list[int | None]:
+    rng = np.random.default_rng(14)
+    g = _area({(0, c): _card(v, rng, turned=turned) for c, v in enumerate(cards)})
+    windows = [grid._window(g, 0, c) for c in range(len(cards))]
+    feats = np.zeros((len(cards), 4), np.float32)
+    values, _, _ = grid.classify(look, feats, windows=windows)
+    return values
+
+
+def test_a_close_call_is_read_only_the_way_the_pips_say(
+        pip_look: grid.GridLook, astray_first_look: grid.GridLook,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the templates put 3 a hair ahead of 5 (0.86 and 0.85: under every gap) on every card,
+    # the nearest calibration card says 3: declined before. The 3s are now read; the 5s,
+    # whose pips say 5, stay declined (never read as 3); so does a 3 when its pair's floor
+    # (calibration's 5s leaning that far to 3) is above what the card shows
+    scores = [-1.0, -1.0, -1.0, 0.86, -1.0, 0.85]
+    assert scores[3] - scores[5] < float(section("grid")["min_gap_agreed"])
+    monkeypatch.setattr(grid, "match_windows", _close_call(scores))
+    for look in (pip_look, astray_first_look):
+        for turned in (False, True):
+            assert _classify(look, [3, 5, 3, 5], turned) == [3, None, 3, None]
+    high = dataclasses.replace(pip_look, pair_floor=np.full((6, 6), 0.6, np.float32))
+    assert _classify(high, [3, 5, 3]) == [None, None, None]
+    # calibrations stored before the pairwise step (no floor, no offsets) decline as they did
+    for key in ("pair_floor", "print_offsets"):
+        stored = pip_look.to_json()
+        del stored[key]
+        old = grid.GridLook.from_json(json.loads(json.dumps(stored)))
+        assert np.isnan(getattr(old, key)).all()
+        assert _classify(old, [3, 5, 3]) == [None, None, None]
+    again = grid.GridLook.from_json(json.loads(json.dumps(pip_look.to_json())))
+    assert np.allclose(again.pair_floor, pip_look.pair_floor, equal_nan=True)
+    assert np.allclose(again.print_offsets, pip_look.print_offsets, equal_nan=True)
+
+
+def test_a_card_that_does_not_say_which_way_up_it_lies_is_not_read_pairwise(
+        pip_look: grid.GridLook, monkeypatch: pytest.MonkeyPatch) -> None:
+    # dice pips without the title bar look the same both ways up: which of a value's two
+    # stored prints to compare is then a guess, and the step says nothing
+    rng = np.random.default_rng(16)
+    w, h = grid._cell_size()
+    card = np.full((h, w), 215, np.uint8)
+    for fx, fy in PIPS[3]:
+        cv2.circle(card, (round(6 + fx * (w - 12)), round(26 + fy * (h - 38))), 4, 40, -1)
+    card = np.asarray(np.clip(card + rng.normal(0, 3, card.shape), 0, 255).astype(np.uint8))
+    window = grid._window(_area({(0, 0): card}), 0, 0)
+    monkeypatch.setitem(section("grid"), "pair_turn_gap", 0.05)
+    assert grid._lies_turned(pip_look, window, 3) is None
+    assert np.isnan(grid.pair_score(pip_look, window, 3, 5))
+
+
+def test_a_clear_gap_is_left_to_the_templates(pip_look: grid.GridLook) -> None:
+    # the pairwise step only runs on close calls: a gap of min_gap is the templates' to call
+    scores = np.array([-1.0, -1.0, -1.0, 0.9, -1.0, 0.9 - float(section("grid")["min_gap"])])
+    window = grid._window(_area({(0, 0): _card(5, np.random.default_rng(15))}), 0, 0)
+    assert not grid.pair_decides(pip_look, window, 3, 5, scores)
+
+
+def test_own_art_9723_g002_its_close_calls_are_scored_the_way_the_cards_lie(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the picture the step first went wrong on (`vision synth --n 60 --seed 9723`, g002,
+    # rendered again here as write_dataset renders it): calibration's first 3 lay upright,
+    # its first 5 turned, so the stored prints were averaged the other way up and 10 pixels
+    # apart, and three close calls in one picture (two in one column) were scored +0.32 to
+    # +0.37 for the wrong value of the pair, agreeing with templates that had it wrong too
+    from companion.config import Config
+    from vision.synth import calibration_examples, make_example
+    from vision.synth.scenes import Style
+
+    config = Config()
+    rng = np.random.default_rng(9723)
+    style = Style.random(rng, config.game.display)
+    calibration = calibration_examples(style, config, rng, 4)
+    tests = [make_example(kind, name, style, config, rng)
+             for kind, name in (("tiles", "t000"), ("order", "o001"), ("grid", "g002"))]
+    look = grid.learn([(e.image, e.grid) for e in calibration if e.kind == "grid"])
+    picture = tests[2]
+    assert picture.grid is not None
+    asked: list[tuple[int, int, float]] = []
+    score = grid.pair_score
+
+    def recorded(look: grid.GridLook, window: np.ndarray, a: int, b: int) -> float:
+        s = score(look, window, a, b)
+        asked.append((a, b, s))
+        return s
+
+    monkeypatch.setattr(grid, "pair_score", recorded)
+    seen = grid.read_grid(picture.image, look)
+    # the templates put the wrong value of 3/5 first on three cards: the pairwise score
+    # names the other value for each, so none is read. (Since the wrong-cells and astray
+    # rounds, calibration's registration lets the templates put one of the three, (2, 1),
+    # right by a hair, so it never reaches the pairwise step: the others still must.)
+    called = sorted((a, b) for a, b, _ in asked)
+    assert called in ([(3, 5), (5, 3)], [(3, 5), (5, 3), (5, 3)])
+    assert all(s <= -0.3 for _, _, s in asked)
+    for r in range(5):
+        for c in range(5):
+            if seen.confidence[r][c] > 0:
+                assert seen.cells[r][c] == picture.grid[r][c]
