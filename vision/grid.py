@@ -914,8 +914,10 @@ def _along_the_grain(cells: list[np.ndarray], table: list[np.ndarray]) -> np.nda
 def _card_coloured(medians: np.ndarray, ref: np.ndarray, look: GridLook | None) -> np.ndarray:
     """Per cell (its median colour), whether it is nearer to some value's card colour seen
     in calibration (:func:`learn_value_colours`) than to the surface it is held to (``ref``:
-    one colour, or one per cell), as :func:`_colour_key` compares colours. Cards of the
-    surface's own colour are never nearer: this speaks only where paper and surface differ."""
+    one colour, or one per cell), as :func:`_colour_key` compares colours, where that card
+    colour lies well apart from the surface: at least ``empty_card_colour_apart`` of its
+    calibration cards' spread (``value_spread``). Cards of (nearly) the surface's own colour
+    never count, so cream paper on linen leaves the other tests to decide."""
     if look is None or len(look.value_colours) != 6 or not len(medians):
         return np.zeros(len(medians), bool)
     keys = _colour_key(medians)
@@ -924,9 +926,12 @@ def _card_coloured(medians: np.ndarray, ref: np.ndarray, look: GridLook | None) 
     seen = ~np.isnan(look.value_colours).any(axis=1)
     if not seen.any():
         return np.zeros(len(medians), bool)
-    to_card = np.linalg.norm(look.value_colours[seen][None, :, :] - keys[:, None, :],
-                             axis=2).min(axis=1)
-    return np.asarray(to_card < np.linalg.norm(keys - surface, axis=1), bool)
+    cards, spread = look.value_colours[seen], look.value_spread[seen]
+    to_card = np.linalg.norm(cards[None, :, :] - keys[:, None, :], axis=2)
+    apart = np.linalg.norm(cards[None, :, :] - surface[:, None, :], axis=2) \
+        >= float(section("grid")["empty_card_colour_apart"]) * spread[None, :]
+    nearer = to_card < np.linalg.norm(keys - surface, axis=1)[:, None]
+    return np.asarray((nearer & apart).any(axis=1), bool)
 
 
 def _strays(medians: np.ndarray, ref: np.ndarray, bare: np.ndarray) -> np.ndarray:
