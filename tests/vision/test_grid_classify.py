@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
+from tests.vision.grid_area import area as _area
 from vision import grid
 from vision.calibration import Calibration
 from vision.synth import random_grid
@@ -36,15 +37,6 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0) -> np.
         cv2.circle(card, (x, y), 4, 40, -1)
     noise = rng.normal(0, 3, card.shape)
     return np.asarray(np.clip(card + noise, 0, 255).astype(np.uint8))
-
-
-def _area(cards: dict[tuple[int, int], np.ndarray]) -> np.ndarray:
-    w, h = grid._cell_size()
-    g = np.full((5 * h + 2 * grid.MARGIN, 5 * w + 2 * grid.MARGIN), 90, np.uint8)
-    for (r, c), card in cards.items():
-        y, x = grid.MARGIN + r * h, grid.MARGIN + c * w
-        g[y:y + h, x:x + w] = card
-    return g
 
 
 @pytest.fixture(scope="module")

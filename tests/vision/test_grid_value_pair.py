@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.grid_area import area as _area
 from vision import grid
 from vision.thresholds import section
 
@@ -41,15 +42,6 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
     card = cv2.warpAffine(card, np.array([[1, 0, dx], [0, 1, dy]], np.float32), (w, h),
                           borderMode=cv2.BORDER_CONSTANT, borderValue=90)
     return np.asarray(np.clip(card + rng.normal(0, 3, card.shape), 0, 255).astype(np.uint8))
-
-
-def _area(cards: dict[tuple[int, int], np.ndarray]) -> np.ndarray:
-    w, h = grid._cell_size()
-    g = np.full((5 * h + 2 * grid.MARGIN, 5 * w + 2 * grid.MARGIN), 90, np.uint8)
-    for (r, c), card in cards.items():
-        y, x = grid.MARGIN + r * h, grid.MARGIN + c * w
-        g[y:y + h, x:x + w] = card
-    return g
 
 
 def _pictures(rng: np.random.Generator, first: dict[int, tuple[int, int, bool]] | None = None

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.grid_area import area as _area
 from vision import grid
 from vision.thresholds import section
 
@@ -32,15 +33,6 @@ def _card(value: int, rng: np.random.Generator, contrast: float = 1.0) -> np.nda
         cv2.circle(card, (round(6 + fx * (w - 12)), round(8 + fy * (h - 16))), 4, INK, -1)
     card = PAPER + (card - PAPER) * contrast + rng.normal(0, 2, card.shape)
     return np.asarray(np.clip(card, 0, 255).astype(np.uint8))
-
-
-def _area(cards: dict[tuple[int, int], np.ndarray]) -> np.ndarray:
-    w, h = grid._cell_size()
-    g = np.full((5 * h + 2 * grid.MARGIN, 5 * w + 2 * grid.MARGIN), 90, np.uint8)
-    for (r, c), card in cards.items():
-        y, x = grid.MARGIN + r * h, grid.MARGIN + c * w
-        g[y:y + h, x:x + w] = card
-    return g
 
 
 @pytest.fixture(scope="module")
