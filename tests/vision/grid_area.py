@@ -3,6 +3,8 @@ grey cells (cards laid in them) inside the reader's template margin."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from vision import grid
@@ -17,3 +19,18 @@ def area(cards: dict[tuple[int, int], np.ndarray]) -> np.ndarray:
         y, x = grid.MARGIN + r * h, grid.MARGIN + c * w
         g[y:y + h, x:x + w] = card
     return g
+
+
+def learnt_templates(card: Callable[[int, np.random.Generator], np.ndarray]
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The value templates (templates, values, masks) :func:`grid.learn_templates` learns from
+    one area holding two cards of each value drawn by ``card(value, rng)``: values 0-4 in the
+    top two rows' columns, the two 5s down the first column (random stream seeded 5, cards
+    drawn in that order)."""
+    rng = np.random.default_rng(5)
+    cards = {(r, v): card(v, rng) for r in (0, 1) for v in range(5)}
+    cards.update({(r + 2, 0): card(5, rng) for r in (0, 1)})
+    labels: grid.Grid = [[None] * 5 for _ in range(5)]
+    for (r, c) in cards:
+        labels[r][c] = 5 if r >= 2 else c
+    return grid.learn_templates([area(cards)], [labels])

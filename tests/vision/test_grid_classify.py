@@ -12,6 +12,7 @@ import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
 from tests.vision.grid_area import area as _area
+from tests.vision.grid_area import learnt_templates
 from vision import grid
 from vision.calibration import Calibration
 from vision.synth import random_grid
@@ -42,13 +43,7 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0) -> np.
 @pytest.fixture(scope="module")
 def pip_look() -> grid.GridLook:
     """Templates learnt from two cards of each value, pips like dice."""
-    rng = np.random.default_rng(5)
-    cards = {(r, v): _card(v, rng) for r in (0, 1) for v in range(5)}
-    cards.update({(r + 2, 0): _card(5, rng) for r in (0, 1)})
-    labels: grid.Grid = [[None] * 5 for _ in range(5)]
-    for (r, c) in cards:
-        labels[r][c] = 5 if r >= 2 else c
-    templates, values, masks = grid.learn_templates([_area(cards)], [labels])
+    templates, values, masks = learnt_templates(_card)
     return grid.GridLook(templates=templates, template_values=values, template_masks=masks,
                          classes=np.zeros(1, np.int64))
 

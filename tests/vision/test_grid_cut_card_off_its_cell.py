@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.grid_area import learnt_templates
 from tests.vision.test_grid_wrong_faint_print import _area, _card
 from vision import grid
 from vision.thresholds import section
@@ -18,13 +19,7 @@ from vision.thresholds import section
 @pytest.fixture(scope="module")
 def look() -> grid.GridLook:
     """Pip-card templates; one calibration card of each value, its features one row."""
-    rng = np.random.default_rng(5)
-    cards = {(r, v): _card(v, rng) for r in (0, 1) for v in range(5)}
-    cards.update({(r + 2, 0): _card(5, rng) for r in (0, 1)})
-    labels: grid.Grid = [[None] * 5 for _ in range(5)]
-    for (r, c) in cards:
-        labels[r][c] = 5 if r >= 2 else c
-    templates, values, masks = grid.learn_templates([_area(cards)], [labels])
+    templates, values, masks = learnt_templates(_card)
     features = np.concatenate([np.eye(6, dtype=np.float32), np.zeros((1, 6), np.float32)])
     return grid.GridLook(features=features, classes=np.array([0, 1, 2, 3, 4, 5, grid.EMPTY]),
                          max_distance=0.5, templates=templates, template_values=values,

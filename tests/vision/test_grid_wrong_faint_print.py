@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from tests.vision.grid_area import area as _area
+from tests.vision.grid_area import learnt_templates
 from vision import grid
 from vision.thresholds import section
 
@@ -39,13 +40,7 @@ def _card(value: int, rng: np.random.Generator, contrast: float = 1.0) -> np.nda
 def look() -> grid.GridLook:
     """Templates learnt from two cards of each value; each value's calibration card is one
     feature row (a cell's feature row names its nearest calibration card)."""
-    rng = np.random.default_rng(5)
-    cards = {(r, v): _card(v, rng) for r in (0, 1) for v in range(5)}
-    cards.update({(r + 2, 0): _card(5, rng) for r in (0, 1)})
-    labels: grid.Grid = [[None] * 5 for _ in range(5)]
-    for (r, c) in cards:
-        labels[r][c] = 5 if r >= 2 else c
-    templates, values, masks = grid.learn_templates([_area(cards)], [labels])
+    templates, values, masks = learnt_templates(_card)
     return grid.GridLook(features=np.eye(6, dtype=np.float32), classes=np.arange(6),
                          max_distance=1.0, templates=templates, template_values=values,
                          template_masks=masks)
