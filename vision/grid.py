@@ -2169,12 +2169,14 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                 values[i], confs[i] = None, sure[i]
             elif values[i] is None:
                 confs[i] = 0.0  # not surely the bare surface, not surely a card: ask
-            if astray:
-                # the cards say the area is not where the markers put it, and no correction
-                # could be trusted: a cell may hold half a card and half the surface, so every
-                # cell is asked rather than read (a card half out of its cell read as an empty
-                # cell, confidence 0.88, on a mat whose cards lay half a cell off its markers)
-                confs[i] = 0.0
+        for i in _beside_unread(values, confs, int(section("grid")["unread_reach"])):
+            confs[i] = 0.0
+        if astray:
+            # the cards say the area is not where the markers put it, and no correction could
+            # be trusted: a cell may hold half a card and half the surface, so every cell is
+            # asked rather than read (a card half out of its cell read as an empty cell,
+            # confidence 0.88, on a mat whose cards lay half a cell off its markers)
+            confs = [0.0] * 25
         values_t = tuple(tuple(values[r * 5:(r + 1) * 5]) for r in range(5))
         conf_t = tuple(tuple(confs[r * 5:(r + 1) * 5]) for r in range(5))
     x0, y0 = np.maximum(corners.min(axis=0), 0)
@@ -2196,6 +2198,30 @@ def _warp(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
     cells = [area[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w]
              for r in range(5) for c in range(5)]
     return raw, big, area, cells
+
+
+def _beside_unread(values: list[int | None], confs: list[float], reach: int) -> list[int]:
+    """The cells read as empty that lie within ``reach`` cells (rows, columns or diagonals) of a
+    cell the reader could not read, or of such an empty cell in turn.
+
+    A hand or sleeve the colour of the table hides a card as the bare surface would: its cells
+    pass every test of an empty cell (skin on pine, a grey-green sleeve on a grey mat, a dark arm
+    on a dim green mat; confidence up to 1.00). What it leaves elsewhere is a card it only half
+    covers, which the reader declines. So an empty reading next to a declined cell is asked, not
+    given; a value read is never touched (a hand shows no card's print). In the app this costs
+    nothing: an empty cell and a declined one both leave the grid as it was."""
+    unread = [i for i in range(25) if values[i] is None and confs[i] == 0.0]
+    asked: list[int] = []
+    while unread:
+        i = unread.pop()
+        r, c = divmod(i, 5)
+        for j in range(25):
+            rj, cj = divmod(j, 5)
+            if (values[j] is None and confs[j] > 0.0 and j not in asked
+                    and max(abs(rj - r), abs(cj - c)) <= reach):
+                asked.append(j)
+                unread.append(j)
+    return sorted(asked)
 
 
 def _cells_and_table(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
