@@ -548,11 +548,10 @@ def _markers_hold(image: np.ndarray, place: np.ndarray) -> bool:
     windows = _outline_windows(image, place)
     s = 0.5
     tx, ty = (max(1, round(float(cfg["register_tolerance"]) * d * s)) for d in (w, h))
-    kernel = np.ones((2 * ty + 1, 2 * tx + 1), np.uint8)
 
     def lattice_fit(win: np.ndarray) -> float:
         # each cell's best box within the tolerance of every lattice position, summed
-        return float(np.sum([cv2.dilate(win[i], kernel) for i in range(25)], axis=0).max())
+        return float(_max_around(win, ty, tx).sum(axis=0).max())
 
     win = max(windows, key=lattice_fit)
     best = win.reshape(25, -1).max(axis=1)
@@ -568,6 +567,18 @@ def _markers_hold(image: np.ndarray, place: np.ndarray) -> bool:
     spare = int(cfg["register_hold_spare"]) if len(at) >= int(cfg["register_hold_votes"]) else 0
     share = float(cfg["register_hold_share"])
     return int((middle[strong] < share * best[strong]).sum()) <= spare
+
+
+def _max_around(win: np.ndarray, ty: int, tx: int) -> np.ndarray:
+    """Each of the stacked maps ``win`` (n, rows, columns; none negative) at every point the
+    largest within ``ty`` rows and ``tx`` columns of it (a grey dilation of all maps at once:
+    stacked one under the other, ``ty`` rows of zeros between)."""
+    n, rows, cols = win.shape
+    stacked = np.zeros((n, rows + 2 * ty, cols), np.float32)
+    stacked[:, ty:ty + rows] = win
+    grown = cv2.dilate(stacked.reshape(-1, cols), np.ones((2 * ty + 1, 2 * tx + 1), np.uint8),
+                       borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    return np.asarray(grown.reshape(n, rows + 2 * ty, cols)[:, ty:ty + rows])
 
 
 def _outline_windows(image: np.ndarray, place: np.ndarray) -> list[np.ndarray]:
@@ -604,12 +615,14 @@ def _outline_windows(image: np.ndarray, place: np.ndarray) -> list[np.ndarray]:
     def pair(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
         return np.asarray(a[r0 - dy:r1 - dy, c0 - dx:c1 - dx] - a[r0 + dy:r1 + dy, c0 + dx:c1 + dx])
 
+    tops = {cw: cv2.boxFilter(gy, -1, (cw, band)) for cw in widths}
     out = []
     for ch in heights:
         across = cv2.boxFilter(gx, -1, (band, ch))
         for cw in widths:
-            steps = pair(cv2.boxFilter(gy, -1, (cw, band)), ch // 2, 0) + pair(across, 0, cw // 2)
-            score = cv2.transform(np.abs(steps), np.ones((1, 3), np.float32))
+            steps = pair(tops[cw], ch // 2, 0)
+            steps += pair(across, 0, cw // 2)
+            score = cv2.transform(np.abs(steps, out=steps), np.ones((1, 3), np.float32))
             out.append(_windows(score, rows, cols).reshape(25, 2 * ry + 1, 2 * rx + 1) / 16)
     return out
 
