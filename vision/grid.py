@@ -522,7 +522,109 @@ def register_checked(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, 
         again, confirmed_again, _ = _register_checked(image, place, printed=True)
         if confirmed_again:
             return again, True, False
+        if _markers_hold(image, place):
+            return place, True, False
     return out, confirmed, astray
+
+
+def _markers_hold(image: np.ndarray, place: np.ndarray) -> bool:
+    """Whether the cards lie where the markers put the area, judged without the passes: the
+    card size is the one whose boxes, all 25 cells' together, best fit one lattice (each
+    cell's box allowed ``register_tolerance`` of a cell from it), and every box strong enough
+    to vote (at least four, spanning two rows and two columns) must score at its cell's
+    middle (within ``register_tolerance``) at least ``register_hold_share`` of its best
+    anywhere in its cell's search window, but ``register_hold_spare`` boxes when at least
+    ``register_hold_votes`` vote.
+
+    The passes take each cell's single best box at one card size chosen cell by cell's best,
+    and both are brittle where the cards are narrow (own art's cards are 0.7 of a cell wide:
+    sizes of 0.8-0.92 won and the boxes swung from side to side between passes) or their
+    outlines faint against their print (cream cards on a lilac cloth): 16 of 280 clean
+    pictures were asked whole as astray that read right at the markers' area. A card truly
+    off its cell shows its best box off the middle and a weak one there (other art 9201,
+    cards up to half a cell off: at most 0.45 of the best at the middle on its worst card)."""
+    cfg = section("grid")
+    w, h = _cell_size()
+    windows = _outline_windows(image, place)
+    s = 0.5
+    tx, ty = (max(1, round(float(cfg["register_tolerance"]) * d * s)) for d in (w, h))
+
+    def lattice_fit(win: np.ndarray) -> float:
+        # each cell's best box within the tolerance of every lattice position, summed
+        return float(_max_around(win, ty, tx).sum(axis=0).max())
+
+    win = max(windows, key=lattice_fit)
+    best = win.reshape(25, -1).max(axis=1)
+    ry, rx = (win.shape[1] - 1) // 2, (win.shape[2] - 1) // 2
+    middle = win[:, ry - ty:ry + ty + 1, rx - tx:rx + tx + 1].reshape(25, -1).max(axis=1)
+    strong = best >= float(cfg["register_edge_share"]) * best.max()
+    strong &= best >= float(cfg["register_min_edge"])
+    at = np.arange(25)[strong]
+    if len(at) < 4 or len(set(at // 5)) < 2 or len(set(at % 5)) < 2:
+        return False
+    # (one box may stray when enough vote: a box on an empty cell snapped to a neighbour
+    # card's edge has nothing at its own middle)
+    spare = int(cfg["register_hold_spare"]) if len(at) >= int(cfg["register_hold_votes"]) else 0
+    share = float(cfg["register_hold_share"])
+    return int((middle[strong] < share * best[strong]).sum()) <= spare
+
+
+def _max_around(win: np.ndarray, ty: int, tx: int) -> np.ndarray:
+    """Each of the stacked maps ``win`` (n, rows, columns; none negative) at every point the
+    largest within ``ty`` rows and ``tx`` columns of it (a grey dilation of all maps at once:
+    stacked one under the other, ``ty`` rows of zeros between)."""
+    n, rows, cols = win.shape
+    stacked = np.zeros((n, rows + 2 * ty, cols), np.float32)
+    stacked[:, ty:ty + rows] = win
+    grown = cv2.dilate(stacked.reshape(-1, cols), np.ones((2 * ty + 1, 2 * tx + 1), np.uint8),
+                       borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    return np.asarray(grown.reshape(n, rows + 2 * ty, cols)[:, ty:ty + rows])
+
+
+def _outline_windows(image: np.ndarray, place: np.ndarray) -> list[np.ndarray]:
+    """:func:`card_outlines`' box scores for every card size tried (not one chosen): per size,
+    each cell's scores over its search window, (25, rows, columns), the window's middle at
+    the cell's middle (mean edge steps, as ``card_outlines`` reports a box's strength)."""
+    cfg = section("grid")
+    w, h = _cell_size()
+    s = 0.5
+    pad = h // 2 + 4
+    to_small = np.array([[s, 0, s * pad], [0, s, s * pad], [0, 0, 1]], np.float64) @ place
+    size = (round((5 * w + 2 * pad) * s), round((5 * h + 2 * pad) * s))
+    small = cv2.warpPerspective(image, to_small, size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    f = small.astype(np.float32)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+    band = int(cfg["register_band"])
+    reach = float(cfg["register_search"])
+    rx, ry = round(reach * w * s), round(reach * h * s)
+    cy = np.array([round((pad + (r + 0.5) * h) * s) for r in range(5)])
+    cx = np.array([round((pad + (c + 0.5) * w) * s) for c in range(5)])
+    rows = cy[:, None] + np.arange(-ry, ry + 1)[None, :]
+    cols = cx[:, None] + np.arange(-rx, rx + 1)[None, :]
+    hh, ww = gx.shape[:2]
+    r0, r1, c0, c1 = int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1
+    widths = [k for k in sorted({max(4, round(k * w * s / 2) * 2) for k in cfg["register_widths"]})
+              if k // 2 <= min(c0, ww - c1)] or [min(c0, ww - c1) * 2]
+    heights = [k for k in sorted({max(4, round(k * h * s / 2) * 2)
+                                  for k in cfg["register_heights"]})
+               if k // 2 <= min(r0, hh - r1)] or [min(r0, hh - r1) * 2]
+    rows, cols = rows - r0, cols - c0
+
+    def pair(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
+        return np.asarray(a[r0 - dy:r1 - dy, c0 - dx:c1 - dx] - a[r0 + dy:r1 + dy, c0 + dx:c1 + dx])
+
+    tops = {cw: cv2.boxFilter(gy, -1, (cw, band)) for cw in widths}
+    out = []
+    for ch in heights:
+        across = cv2.boxFilter(gx, -1, (band, ch))
+        for cw in widths:
+            steps = pair(tops[cw], ch // 2, 0)
+            steps += pair(across, 0, cw // 2)
+            score = cv2.transform(np.abs(steps, out=steps), np.ones((1, 3), np.float32))
+            out.append(_windows(score, rows, cols).reshape(25, 2 * ry + 1, 2 * rx + 1) / 16)
+    return out
 
 
 def _register_checked(image: np.ndarray, place: np.ndarray, printed: bool
