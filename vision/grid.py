@@ -2138,10 +2138,11 @@ def close_pair_score(look: GridLook, window: np.ndarray, best: int, second: int,
                      scores: np.ndarray) -> float:
     """:func:`pair_score` of ``best`` over ``second`` for a close call (the two values'
     templates within ``min_gap``, the best's correlating at least ``min_correlation_alone``);
-    NaN for any other cell."""
+    NaN for any other cell, or where calibration learnt no floor at all (no pairwise step)."""
     cfg = section("grid")
     if scores[best] < cfg["min_correlation_alone"] \
-            or scores[best] - scores[second] >= cfg["min_gap"]:
+            or scores[best] - scores[second] >= cfg["min_gap"] \
+            or not np.isfinite(_pair_needed(look, best, second)):
         return float("nan")
     return pair_score(look, window, best, second)
 
