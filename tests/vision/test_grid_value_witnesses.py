@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.vision.test_grid_wrong_faint_print import _area, _card
+from tests.vision.grid_area import area as _area
+from tests.vision.test_grid_wrong_faint_print import _card
 from vision import grid
 from vision.thresholds import section
 
