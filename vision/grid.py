@@ -2117,16 +2117,34 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         # both name one other value, the print alone does not outvote them (a card lying
         # half out of its window shows a 3's top, which a 5's template fits)
         outvoted = knn_value != PRINT_ONLY and knn_value != best and coloured[i] == knn_value
+        # a close call none of that settles: the two values' prints laid on the card decide
+        # it (pair_decides); when the nearest calibration card names a third value, the best
+        # must beat that value's print on the card too (the pairwise score weighs any two
+        # values, not only the templates' best two: own art 9902 g023, a 5 over a 0 by 0.08,
+        # the nearest card a 3's, the 5 ahead of both by 0.40)
+        second = int(order[1])
+        if not (alone or agreed or paired) and window is not None:
+            s = close_pair_score(look, window, best, second, scores)
+            paired = bool(s >= _pair_needed(look, best, second)) and (
+                not third or (bool(cfg["pair_answers_third"])
+                              and pair_beats(look, window, best, knn_value)))
+            # ... and when the nearest calibration card names the second value, the two
+            # prints laid on the card may decide for it: two witnesses against a near tie of
+            # the templates (own art 9951 g020: three 5s a 3's template fitted 0.003-0.03
+            # better, the pips saying 5 by 0.43-0.49). The score projects the card on the two
+            # prints' difference, so -s is the second's lead; it must clear what reading the
+            # second over the best would ask.
+            if not paired and bool(cfg["pair_reads_second"]) and knn_value == second \
+                    and coloured[i] in (None, second) \
+                    and scores[second] >= cfg["min_correlation_alone"] \
+                    and bool(-s >= _pair_needed(look, second, best)):
+                best, paired, outvoted = second, True, False
         # another value fitting best on the window's edge may lie farther out than the window
         # reaches (a card far off its cell, its print cut): its score says too little, and a
         # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
         # its window fits a serif 3 better than a 5)
         cut = scores[best] < cfg["edge_min_correlation"] \
             and bool(np.delete(edge, best).any())
-        # ... or, a close call, the two values' prints laid on the card decide it (not when
-        # the nearest calibration card names a third value, as for the pair gap above)
-        if not (alone or agreed or paired) and window is not None and not third:
-            paired = pair_decides(look, window, best, int(order[1]), scores)
         passes = scores[best] >= cfg["min_correlation"] and (alone or agreed or paired) \
             and not outvoted
         return best, gap, bool(passes), bool(cut)
@@ -2212,15 +2230,46 @@ def pair_decides(look: GridLook, window: np.ndarray, best: int, second: int,
     only when the best value's templates correlate at least ``min_correlation_alone``, and the
     card looks more like ``best`` than ``second`` by ``min_pair_score`` and by
     ``pair_score_margin`` more than any calibration card of ``second`` ever did
-    (``look.pair_floor``, learnt left one picture out). Without a learnt floor, never."""
+    (``look.pair_floor``, learnt left one picture out; ``pair_score_unlearnt`` where too few
+    calibration cards showed it)."""
+    return bool(close_pair_score(look, window, best, second, scores)
+                >= _pair_needed(look, best, second))
+
+
+def close_pair_score(look: GridLook, window: np.ndarray, best: int, second: int,
+                     scores: np.ndarray) -> float:
+    """:func:`pair_score` of ``best`` over ``second`` for a close call (the two values'
+    templates within ``min_gap``, the best's correlating at least ``min_correlation_alone``);
+    NaN for any other cell, or where calibration learnt no floor at all (no pairwise step)."""
     cfg = section("grid")
-    floor = float(look.pair_floor[best, second]) if look.pair_floor.shape == (6, 6) else np.nan
-    if not np.isfinite(floor) or scores[best] < cfg["min_correlation_alone"] \
-            or scores[best] - scores[second] >= cfg["min_gap"]:
-        return False
-    s = pair_score(look, window, best, second)
-    return bool(np.isfinite(s) and s >= max(float(cfg["min_pair_score"]),
-                                            floor + float(cfg["pair_score_margin"])))
+    if scores[best] < cfg["min_correlation_alone"] \
+            or scores[best] - scores[second] >= cfg["min_gap"] \
+            or not np.isfinite(_pair_needed(look, best, second)):
+        return float("nan")
+    return pair_score(look, window, best, second)
+
+
+def _pair_needed(look: GridLook, a: int, b: int) -> float:
+    """The :func:`pair_score` of ``a`` over ``b`` that reads ``a``: ``min_pair_score``, and
+    ``pair_score_margin`` more than any calibration card of ``b`` ever reached toward ``a``
+    (``look.pair_floor``, learnt left one picture out). Where calibration showed too few cards
+    of either value to learn that (``pair_min_cards``), ``pair_score_unlearnt``: more than
+    any card of another value has reached on any set measured. NaN (never) when calibration
+    learnt no floor at all."""
+    cfg = section("grid")
+    if look.pair_floor.shape != (6, 6) or not np.isfinite(look.pair_floor).any():
+        return float("nan")  # a calibration stored before the pairwise step: never
+    floor = float(look.pair_floor[a, b])
+    if not np.isfinite(floor):
+        return float(cfg["pair_score_unlearnt"])
+    return max(float(cfg["min_pair_score"]), floor + float(cfg["pair_score_margin"]))
+
+
+def pair_beats(look: GridLook, window: np.ndarray, a: int, b: int) -> bool:
+    """Whether the card in ``window`` looks more like value ``a`` than ``b`` by
+    :func:`pair_score`, as much as :func:`pair_decides` asks (whatever the two values'
+    templates scored)."""
+    return bool(pair_score(look, window, a, b) >= _pair_needed(look, a, b))
 
 
 def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation, Region]:
