@@ -10,8 +10,8 @@ import pytest
 
 pytest.importorskip("cv2")
 
-from vision import grid  # noqa: E402
-from vision.thresholds import section  # noqa: E402
+from vision import grid
+from vision.thresholds import section
 
 
 def _board(rows: list[str]) -> tuple[list[int | None], list[float]]:
