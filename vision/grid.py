@@ -913,6 +913,18 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             - bare_hue.min(axis=0)
         near = ((np.abs(hue[:, None, :] - bare_hue[None, :, :]) <= hue_tolerance).all(axis=2)
                 & (ratio >= 1 / loose) & (ratio <= loose)).any(axis=1)
+        # that loose tolerance (the calibration's mats differed: a green from 0.23 to 0.33
+        # red share) let white cards greyed by a shadow pass for the mat, and a 1 (its paper
+        # plain, its one pip too little ink) was then read as a cell as bare as they (own art
+        # h10801 g056, 0.82): a plain cell nearer a card colour calibration saw than to the
+        # calibration's mat nearest it, and rougher than that mat may be (its pip), is a card,
+        # not this picture's mat. (A smooth grey surface a mat calibration never saw may still
+        # stand in for the mat: it shows no print.)
+        nearest_bare = look.bare[np.argmin(np.linalg.norm(
+            _colour_key(medians)[:, None, :] - _colour_key(look.bare)[None, :, :], axis=2),
+            axis=1)]
+        near &= ~(_card_coloured(medians, nearest_bare, look)
+                  & (texture > _texture_limit(look.bare_texture)))
         mats = np.flatnonzero(plain & near)
         if not len(mats):
             return {}
