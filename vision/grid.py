@@ -16,7 +16,7 @@ import base64
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -35,6 +35,7 @@ Region = tuple[int, int, int, int]
 EMPTY = 6  # class index of an empty cell
 PRINT_ONLY = -1  # a cell whose value only its print may tell (no nearest calibration card)
 Grid = list[list[int | None]]
+OUTLINE_SCALE = 0.5  # card outlines are searched at half the canonical size
 
 
 def _cell_size() -> tuple[int, int]:
@@ -270,20 +271,38 @@ def _windows(score: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarra
     return np.asarray(score[rows][:, :, cols].transpose(0, 2, 1, 3).reshape(25, -1))
 
 
-def card_outlines(image: np.ndarray, place: np.ndarray
-                  ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
-    """Where each cell's card outline lies: per cell (top row first) the centre of the
-    card-sized box whose four sides run along the strongest edges near the cell (area pixels,
-    as ``place`` maps the image), the mean edge strength along those sides, and the card size
-    found (canonical pixels; one for the whole picture).
+class _OutlineSearch(NamedTuple):
+    """What :func:`card_outlines` and :func:`_outline_windows` search in: the area warped to
+    half the canonical size with ``pad`` around, its colour gradients, the boxes' centres
+    scored (the region ``r0:r1, c0:c1``; per cell its window's ``rows`` and ``cols`` there) and
+    the card sizes that fit in the warp from there (half-size pixels)."""
 
-    The search is at half the canonical size, each box within ``register_search`` of a cell
-    away from its cell's middle: far enough for an area a third of a cell off, not so far that
-    a neighbour's card is taken for the cell's own. The card's width is chosen first (its left
-    and right sides at a middling height), then its height (top and bottom at that width)."""
+    gx: np.ndarray
+    gy: np.ndarray
+    region: tuple[int, int, int, int]
+    rows: np.ndarray
+    cols: np.ndarray
+    cx: np.ndarray
+    cy: np.ndarray
+    rx: int
+    ry: int
+    widths: list[int]
+    heights: list[int]
+    band: int
+    pad: int
+
+    def pair(self, a: np.ndarray, dy: int, dx: int) -> np.ndarray:
+        # per colour, the step into the box across two opposite sides of the box centred at
+        # each point of the region (the near side's step minus the far side's)
+        r0, r1, c0, c1 = self.region
+        return np.asarray(a[r0 - dy:r1 - dy, c0 - dx:c1 - dx] - a[r0 + dy:r1 + dy, c0 + dx:c1 + dx])
+
+
+def _outline_search(image: np.ndarray, place: np.ndarray) -> _OutlineSearch:
+    """The search :func:`card_outlines` describes, set up (at half the canonical size)."""
     cfg = section("grid")
     w, h = _cell_size()
-    s = 0.5
+    s = OUTLINE_SCALE
     pad = h // 2 + 4
     to_small = np.array([[s, 0, s * pad], [0, s, s * pad], [0, 0, 1]], np.float64) @ place
     size = (round((5 * w + 2 * pad) * s), round((5 * h + 2 * pad) * s))
@@ -295,7 +314,6 @@ def card_outlines(image: np.ndarray, place: np.ndarray
     f = small.astype(np.float32)
     gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
-    band = int(cfg["register_band"])
     widths = sorted({max(4, round(k * w * s / 2) * 2) for k in cfg["register_widths"]})
     heights = sorted({max(4, round(k * h * s / 2) * 2) for k in cfg["register_heights"]})
     reach = float(cfg["register_search"])
@@ -310,27 +328,40 @@ def card_outlines(image: np.ndarray, place: np.ndarray
     r0, r1, c0, c1 = int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1
     widths = [k for k in widths if k // 2 <= min(c0, ww - c1)] or [min(c0, ww - c1) * 2]
     heights = [k for k in heights if k // 2 <= min(r0, hh - r1)] or [min(r0, hh - r1) * 2]
-    rows, cols = rows - r0, cols - c0
+    return _OutlineSearch(gx, gy, (r0, r1, c0, c1), rows - r0, cols - c0, cx, cy, rx, ry,
+                          widths, heights, int(cfg["register_band"]), pad)
 
-    def pair(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
-        # per colour, the step into the box across two opposite sides of the box centred at
-        # each point of the region (the near side's step minus the far side's)
-        return np.asarray(a[r0 - dy:r1 - dy, c0 - dx:c1 - dx] - a[r0 + dy:r1 + dy, c0 + dx:c1 + dx])
 
-    def strength(steps: np.ndarray) -> np.ndarray:
-        # the colours' steps summed (a matrix transform: numpy's sum over three is slow); the
-        # steps are a scratch array, made positive in place
-        return np.asarray(cv2.transform(np.abs(steps, out=steps), np.ones((1, 3), np.float32)))
+def _strength(steps: np.ndarray) -> np.ndarray:
+    # the colours' steps summed (a matrix transform: numpy's sum over three is slow); the
+    # steps are a scratch array, made positive in place
+    return np.asarray(cv2.transform(np.abs(steps, out=steps), np.ones((1, 3), np.float32)))
+
+
+def card_outlines(image: np.ndarray, place: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """Where each cell's card outline lies: per cell (top row first) the centre of the
+    card-sized box whose four sides run along the strongest edges near the cell (area pixels,
+    as ``place`` maps the image), the mean edge strength along those sides, and the card size
+    found (canonical pixels; one for the whole picture).
+
+    The search is at half the canonical size, each box within ``register_search`` of a cell
+    away from its cell's middle: far enough for an area a third of a cell off, not so far that
+    a neighbour's card is taken for the cell's own. The card's width is chosen first (its left
+    and right sides at a middling height), then its height (top and bottom at that width)."""
+    o = _outline_search(image, place)
+    s, pad, rows, cols, rx, ry = OUTLINE_SCALE, o.pad, o.rows, o.cols, o.rx, o.ry
+    widths, heights, pair, strength = o.widths, o.heights, o.pair, _strength
 
     def fit(score: np.ndarray) -> float:
         # each cell's best box: the maximum over its window's rows, then over its columns
         # (the same maximum as over its window cut out, without the copy)
         return float(score[rows].max(axis=1)[:, cols].max(axis=2).ravel().sum())
 
-    sides = cv2.boxFilter(gx, -1, (band, heights[len(heights) // 2]))
+    sides = cv2.boxFilter(o.gx, -1, (o.band, heights[len(heights) // 2]))
     cw = max(widths, key=lambda k: fit(strength(pair(sides, 0, k // 2))))
     across = pair(sides, 0, cw // 2)
-    tops = cv2.boxFilter(gy, -1, (cw, band))
+    tops = cv2.boxFilter(o.gy, -1, (cw, o.band))
 
     def boxed(dy: int) -> np.ndarray:
         # the four sides' steps: the top and bottom's, the left and right's added in place
@@ -344,8 +375,8 @@ def card_outlines(image: np.ndarray, place: np.ndarray
     at = win.argmax(axis=1)
     edge = win[np.arange(25), at].astype(np.float64) / 16
     k = np.arange(25)
-    centres = np.stack([(cx[k % 5] - rx + at % (2 * rx + 1)) / s - pad,
-                        (cy[k // 5] - ry + at // (2 * rx + 1)) / s - pad], axis=1)
+    centres = np.stack([(o.cx[k % 5] - rx + at % (2 * rx + 1)) / s - pad,
+                        (o.cy[k // 5] - ry + at // (2 * rx + 1)) / s - pad], axis=1)
     return centres, edge, (round(cw / s), round(ch / s))
 
 
@@ -546,8 +577,8 @@ def _markers_hold(image: np.ndarray, place: np.ndarray) -> bool:
     cfg = section("grid")
     w, h = _cell_size()
     windows = _outline_windows(image, place)
-    s = 0.5
-    tx, ty = (max(1, round(float(cfg["register_tolerance"]) * d * s)) for d in (w, h))
+    tx, ty = (max(1, round(float(cfg["register_tolerance"]) * d * OUTLINE_SCALE))
+              for d in (w, h))
 
     def lattice_fit(win: np.ndarray) -> float:
         # each cell's best box within the tolerance of every lattice position, summed
@@ -585,45 +616,16 @@ def _outline_windows(image: np.ndarray, place: np.ndarray) -> list[np.ndarray]:
     """:func:`card_outlines`' box scores for every card size tried (not one chosen): per size,
     each cell's scores over its search window, (25, rows, columns), the window's middle at
     the cell's middle (mean edge steps, as ``card_outlines`` reports a box's strength)."""
-    cfg = section("grid")
-    w, h = _cell_size()
-    s = 0.5
-    pad = h // 2 + 4
-    to_small = np.array([[s, 0, s * pad], [0, s, s * pad], [0, 0, 1]], np.float64) @ place
-    size = (round((5 * w + 2 * pad) * s), round((5 * h + 2 * pad) * s))
-    small = cv2.warpPerspective(image, to_small, size, flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
-    f = small.astype(np.float32)
-    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
-    band = int(cfg["register_band"])
-    reach = float(cfg["register_search"])
-    rx, ry = round(reach * w * s), round(reach * h * s)
-    cy = np.array([round((pad + (r + 0.5) * h) * s) for r in range(5)])
-    cx = np.array([round((pad + (c + 0.5) * w) * s) for c in range(5)])
-    rows = cy[:, None] + np.arange(-ry, ry + 1)[None, :]
-    cols = cx[:, None] + np.arange(-rx, rx + 1)[None, :]
-    hh, ww = gx.shape[:2]
-    r0, r1, c0, c1 = int(rows.min()), int(rows.max()) + 1, int(cols.min()), int(cols.max()) + 1
-    widths = [k for k in sorted({max(4, round(k * w * s / 2) * 2) for k in cfg["register_widths"]})
-              if k // 2 <= min(c0, ww - c1)] or [min(c0, ww - c1) * 2]
-    heights = [k for k in sorted({max(4, round(k * h * s / 2) * 2)
-                                  for k in cfg["register_heights"]})
-               if k // 2 <= min(r0, hh - r1)] or [min(r0, hh - r1) * 2]
-    rows, cols = rows - r0, cols - c0
-
-    def pair(a: np.ndarray, dy: int, dx: int) -> np.ndarray:
-        return np.asarray(a[r0 - dy:r1 - dy, c0 - dx:c1 - dx] - a[r0 + dy:r1 + dy, c0 + dx:c1 + dx])
-
-    tops = {cw: cv2.boxFilter(gy, -1, (cw, band)) for cw in widths}
+    o = _outline_search(image, place)
+    tops = {cw: cv2.boxFilter(o.gy, -1, (cw, o.band)) for cw in o.widths}
     out = []
-    for ch in heights:
-        across = cv2.boxFilter(gx, -1, (band, ch))
-        for cw in widths:
-            steps = pair(tops[cw], ch // 2, 0)
-            steps += pair(across, 0, cw // 2)
-            score = cv2.transform(np.abs(steps, out=steps), np.ones((1, 3), np.float32))
-            out.append(_windows(score, rows, cols).reshape(25, 2 * ry + 1, 2 * rx + 1) / 16)
+    for ch in o.heights:
+        across = cv2.boxFilter(o.gx, -1, (o.band, ch))
+        for cw in o.widths:
+            steps = o.pair(tops[cw], ch // 2, 0)
+            steps += o.pair(across, 0, cw // 2)
+            out.append(_windows(_strength(steps), o.rows, o.cols).reshape(
+                25, 2 * o.ry + 1, 2 * o.rx + 1) / 16)
     return out
 
 
