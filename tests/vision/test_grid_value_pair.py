@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
 from tests.vision.grid_area import area as _area
+from tests.vision.grid_area import scored_alike
 from vision import grid
 from vision.thresholds import section
 
@@ -161,18 +161,6 @@ def test_prints_that_do_not_lie_on_one_card_give_no_score(
     assert np.isnan(five_over_three) or five_over_three >= 0.3
 
 
-def _close_call(scores: list[float]) -> Any:
-    def match(look: grid.GridLook, windows: list[np.ndarray],
-              pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
-              ) -> np.ndarray:
-        if pair_gaps is not None:
-            pair_gaps[:] = np.nan  # the older tie-break says nothing
-        if edges is not None:
-            edges[:] = False
-        return np.tile(np.array(scores), (len(windows), 1))
-    return match
-
-
 def _classify(look: grid.GridLook, cards: list[int], turned: bool = False) -> list[int | None]:
     rng = np.random.default_rng(14)
     g = _area({(0, c): _card(v, rng, turned=turned) for c, v in enumerate(cards)})
@@ -191,7 +179,7 @@ def test_a_close_call_is_read_only_the_way_the_pips_say(
     # (calibration's 5s leaning that far to 3) is above what the card shows
     scores = [-1.0, -1.0, -1.0, 0.86, -1.0, 0.85]
     assert scores[3] - scores[5] < float(section("grid")["min_gap_agreed"])
-    monkeypatch.setattr(grid, "match_windows", _close_call(scores))
+    monkeypatch.setattr(grid, "match_windows", scored_alike(scores))
     for look in (pip_look, astray_first_look):
         for turned in (False, True):
             assert _classify(look, [3, 5, 3, 5], turned) == [3, None, 3, None]

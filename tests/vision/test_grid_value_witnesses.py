@@ -19,27 +19,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 import pytest
 
 from tests.vision.grid_area import area as _area
+from tests.vision.grid_area import scored_alike
 from tests.vision.test_grid_wrong_faint_print import _card
 from vision import grid
 from vision.thresholds import section
-
-
-def _fake_match(scores: list[float]) -> Any:
-    def match(look: grid.GridLook, windows: list[np.ndarray],
-              pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
-              ) -> np.ndarray:
-        if pair_gaps is not None:
-            pair_gaps[:] = np.nan  # the older tie-break says nothing
-        if edges is not None:
-            edges[:] = False
-        return np.tile(np.array(scores), (len(windows), 1))
-    return match
 
 
 def _look() -> grid.GridLook:
@@ -59,7 +47,7 @@ def _read(monkeypatch: pytest.MonkeyPatch, scores: list[float], nearest_value: i
           floor: np.ndarray | None = None) -> tuple[int | None, float]:
     """The cell (1, 1), nearest to the ``nearest_value`` calibration card, its templates
     scoring ``scores`` and the pairwise score of a over b ``pair(a, b)``."""
-    monkeypatch.setattr(grid, "match_windows", _fake_match(scores))
+    monkeypatch.setattr(grid, "match_windows", scored_alike(scores))
     monkeypatch.setattr(grid, "pair_score",
                         lambda look, window, a, b: float(pair(a, b)))
     monkeypatch.setattr(grid, "colours_confirm",
