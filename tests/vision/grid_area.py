@@ -37,10 +37,10 @@ def learnt_templates(card: Callable[[int, np.random.Generator], np.ndarray]
     return grid.learn_templates([area(cards)], [labels])
 
 
-def scored_alike(scores: list[float]) -> Any:
+def scored_alike(scores: list[float], edge: int | None = None) -> Any:
     """A stand-in for :func:`grid.match_windows` that gives every window the same template
     ``scores`` (one per value), no pair gap (the older tie-break says nothing) and no value
-    fitting best on a window's edge."""
+    fitting best on a window's edge but ``edge``'s."""
     def match(look: grid.GridLook, windows: list[np.ndarray],
               pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
               ) -> np.ndarray:
@@ -48,5 +48,7 @@ def scored_alike(scores: list[float]) -> Any:
             pair_gaps[:] = np.nan
         if edges is not None:
             edges[:] = False
+            if edge is not None:
+                edges[:, edge] = True
         return np.tile(np.array(scores), (len(windows), 1))
     return match

@@ -4,15 +4,13 @@ value cut off at the window's edge, and a striped table's empty cells are surely
 
 from __future__ import annotations
 
-from typing import Any
-
 import cv2
 import numpy as np
 import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
 from tests.vision.grid_area import area as _area
-from tests.vision.grid_area import learnt_templates
+from tests.vision.grid_area import learnt_templates, scored_alike
 from vision import grid
 from vision.calibration import Calibration
 from vision.synth import random_grid
@@ -82,20 +80,6 @@ def test_the_gap_is_always_between_two_full_size_scores(pip_look: grid.GridLook)
     assert (second > -1.0).all(), scores
 
 
-def _fake_match(scores: list[float], edge: int | None) -> Any:
-    def match(look: grid.GridLook, windows: list[np.ndarray],
-              pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
-              ) -> np.ndarray:
-        if pair_gaps is not None:
-            pair_gaps[:] = np.nan
-        if edges is not None:
-            edges[:] = False
-            if edge is not None:
-                edges[:, edge] = True
-        return np.tile(np.array(scores), (len(windows), 1))
-    return match
-
-
 def test_a_middling_fit_is_not_trusted_over_a_value_cut_at_the_edge(
         monkeypatch: pytest.MonkeyPatch, style: Style, calibration: Calibration) -> None:
     # a serif 5 lying low in its window, its print cut: a 3 fits it at 0.78, clearly better
@@ -106,16 +90,16 @@ def test_a_middling_fit_is_not_trusted_over_a_value_cut_at_the_edge(
     image = render_grid(style, cells, rng)
     look = calibration.grid
     scores = [0.55, 0.6, -1.0, 0.78, -1.0, 0.6]
-    monkeypatch.setattr(grid, "match_windows", _fake_match(scores, edge=5))
+    monkeypatch.setattr(grid, "match_windows", scored_alike(scores, edge=5))
     cut = grid.read_grid(image, look)
-    monkeypatch.setattr(grid, "match_windows", _fake_match(scores, edge=None))
+    monkeypatch.setattr(grid, "match_windows", scored_alike(scores, edge=None))
     whole = grid.read_grid(image, look)
     cards = [(r, c) for r in range(5) for c in range(5) if cells[r][c] is not None]
     assert all(cut.confidence[r][c] == 0 for r, c in cards)
     assert any(whole.cells[r][c] == 3 and whole.confidence[r][c] > 0 for r, c in cards)
     # a strong fit stands even so
     strong = [0.55, 0.6, -1.0, 0.9, -1.0, 0.6]
-    monkeypatch.setattr(grid, "match_windows", _fake_match(strong, edge=5))
+    monkeypatch.setattr(grid, "match_windows", scored_alike(strong, edge=5))
     sure = grid.read_grid(image, look)
     assert any(sure.cells[r][c] == 3 and sure.confidence[r][c] > 0 for r, c in cards)
 
