@@ -955,6 +955,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         # the surface here or overall: a shadow or a lamp's fall-off may favour either
         like = np.maximum(like, _like(px, overall if mat else np.median(table_medians, axis=0),
                                       tolerance))
+    if not mat and look is not None and _too_noisy(texture_ref, look.bare_texture):
+        return {}
     smooth = texture <= _texture_limit(texture_ref)
     if not mat and ((like >= share) & ~smooth).any():
         # wood grain and plank seams are lines of one direction across the whole table: a
@@ -987,6 +989,22 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
+
+
+def _too_noisy(texture_ref: float, bare_texture: float) -> bool:
+    """Whether the table around the area is too rough in this picture for a bare cell to be
+    told from a card: rougher than ``empty_noise_texture`` (no clean picture's table measured
+    over 59.4, a grained table) and ``empty_noise_ratio`` times the calibration's bare cells.
+
+    A bare cell is known by being as smooth as the table. In a very dark picture brightened by
+    white balance the sensor's noise is as strong as a card's print (other art h10631 g003: the
+    table at 112, calibration's bare cells at 11.4; h10816 g006: 75.1 against 7.4), the texture
+    limit widens with it, and cards passed for the table (three cards read empty at 0.51-0.70,
+    a cream 1 at 0.66). There no cell is called empty: every cell a card does not claim is
+    asked."""
+    cfg = section("grid")
+    return (texture_ref > float(cfg["empty_noise_texture"])
+            and texture_ref > float(cfg["empty_noise_ratio"]) * bare_texture)
 
 
 def _gradient_moments(cells: list[np.ndarray]) -> np.ndarray:

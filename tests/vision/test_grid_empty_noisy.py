@@ -30,6 +30,10 @@ def _noisy(colour: np.ndarray, seed: int, sigma: float = 30.0, digit: bool = Fal
 
 def _look_with_white_cards() -> grid.GridLook:
     look = grid.GridLook()
+    # calibration's bare cells about half as rough as this picture's table (its noise 145 here):
+    # the card-colour and calm-peers rules are what is pinned, not the noise gate, which calls
+    # nothing empty once the table is three times rougher than calibration saw
+    look.bare_texture = 60.0
     colours = np.full((6, 4), np.nan, np.float32)
     colours[:] = grid._colour_key(PAPER)[0]
     look.value_colours = colours
@@ -95,3 +99,25 @@ def test_paper_of_nearly_the_surfaces_colour_never_counts() -> None:
     key = grid._colour_key(between)[0]
     assert np.linalg.norm(key - card) < np.linalg.norm(key - grid._colour_key(linen)[0])
     assert not grid._card_coloured(between, linen, look).any()
+
+
+def test_a_table_far_rougher_than_calibration_saw_calls_nothing_empty() -> None:
+    # other art h10631 g003: a very dark picture brightened by white balance, the table at
+    # texture 112 against calibration's bare cells at 11.4; three cards were read empty
+    table = [_noisy(LAVENDER, k) for k in range(16)]
+    cells = [_noisy(LAVENDER, 100 + k) for k in range(4)] + [_noisy(PAPER, 200 + k)
+                                                             for k in range(4)]
+    look = _look_with_white_cards()
+    look.bare_texture = 11.4
+    assert grid.surely_empty(cells, list(range(8)), table, look) == {}
+    # the same picture where calibration's bare cells were as rough: the tests speak as before
+    look.bare_texture = 60.0
+    assert set(range(4)) <= set(grid.surely_empty(cells, list(range(8)), table, look))
+
+
+def test_noise_gate_margins() -> None:
+    assert grid._too_noisy(112.5, 11.4)  # h10631 g003
+    assert grid._too_noisy(75.1, 7.4)  # h10816 g006, a cream 1 read empty
+    assert not grid._too_noisy(59.4, 42.9)  # the roughest clean table, grained (other art 9421)
+    assert not grid._too_noisy(47.5, 11.4)  # the roughest clean table 3 times calibration's
+    assert not grid._too_noisy(37.8, 3.2)  # a clean mat picture 11.7 times calibration's
