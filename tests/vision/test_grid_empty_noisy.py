@@ -2,11 +2,13 @@
 cards on a lavender mat, the picture brightened by white balance), nine cards passed
 ``surely_empty`` and were read as empty cells with confidence 0.52-0.73. The mat's noise
 widened the colour tolerance to its maximum and buried the print's texture; only the cells'
-median colours still told paper from the mat. Two mechanisms are pinned here:
+median colours still told paper from the mat. Three mechanisms are pinned here:
 
 - a cell nearer to a card colour calibration saw than to the surface is never surely empty;
 - a stray cell is not excused as "a lamp moved every bare cell" by peers that are
-  themselves half cards: the excuse is judged against the calm peers when there are two."""
+  themselves half cards: the excuse is judged against the calm peers when there are two;
+- where the table is far rougher than calibration's bare cells (the noise gate), no cell is
+  surely empty."""
 
 from __future__ import annotations
 
