@@ -5,7 +5,9 @@ slightly soft) only two of the four play-area markers were found: the detector f
 others' outlines but misread their bits at 4 pixels a cell, and the whole grid was asked
 (``NoPlayAreaFound``). Where fewer than three are found, the picture is now searched again
 with each bit read from ``area_retry_pixels_per_cell`` pixels a cell, and the markers found
-either way are taken."""
+either way are taken when they are all four (a corner still guessed after the second look is
+a marker hidden as well: own art h9812 g026, a hand over it and a card under the fingers read
+wrong)."""
 
 from __future__ import annotations
 
@@ -42,13 +44,20 @@ def _picture(side: float, blur: float, shown: tuple[int, ...] = (42, 43, 44, 45)
 
 
 def test_small_soft_markers_give_the_area() -> None:
-    image = _picture(26, 1.6)
+    image = _picture(24, 1.7)
     # the usual search reads fewer than three of them: the picture had no area before
     assert len(markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)) < 3
     corners, _ = grid.find_area(image)
-    found = [k for k, mid in enumerate(sorted(CENTRES))
-             if np.linalg.norm(corners[k] - CENTRES[mid]) <= 2.0]
-    assert len(found) >= 3, "the markers found are where they lie"
+    for k, mid in enumerate(sorted(CENTRES)):
+        assert np.linalg.norm(corners[k] - CENTRES[mid]) <= 2.0, "each marker where it lies"
+
+
+def test_a_corner_still_guessed_after_the_second_look_gives_no_area() -> None:
+    # the first look reads one, the second three: one corner would still be guessed
+    image = _picture(26, 1.6)
+    assert len(markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)) < 3
+    with pytest.raises(NoPlayAreaFound):
+        grid.find_area(image)
 
 
 def test_two_markers_still_give_no_area() -> None:
