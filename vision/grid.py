@@ -996,7 +996,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     # pixels themselves speak, and the medians of bare cloth or linen stray towards cream
     # paper now and then (five bare cells refused on held-out other art 9921 and 9993)
     if tolerance is not None and tolerance > float(cfg["empty_hue_tolerance"]) + 1e-6:
-        ok &= ~(_card_coloured(medians, ref, look) & ~_plainly_like(px, ref, share, texture, look))
+        coloured = _card_coloured(medians, ref, look)
+        ok &= ~(coloured & ~_plainly_like(px, ref, share, texture, look, ok & coloured))
     # a card of the surface's own colour (cream on a cream table, in a noisy picture; cream
     # paper on a pale mat once white-balanced) passes on colour and texture, but its print is
     # darker than nearly all of the surface: an empty cell shows almost no such ink
@@ -1029,21 +1030,26 @@ def _as_smooth_as_calibration(texture: np.ndarray, look: GridLook) -> np.ndarray
 
 
 def _plainly_like(px: np.ndarray, ref: np.ndarray, share: float, texture: np.ndarray,
-                  look: GridLook | None) -> np.ndarray:
+                  look: GridLook | None, asked: np.ndarray) -> np.ndarray:
     """Per cell (its middle's pixels and texture), whether its pixels speak for the surface
-    on their own (``empty_card_colour_plain``): it shows the surface's colour (``ref``) at the
-    plain tolerance (``empty_hue_tolerance``) and is no rougher than calibration's bare cells
-    (the limit their median texture sets: no noise widened what it passes). The card-colour
+    on their own (``empty_card_colour_plain``): it shows the surface's colour (``ref``: one, or
+    one per cell) at the plain tolerance (``empty_hue_tolerance``) and is no rougher than
+    calibration's bare cells (the limit their median texture sets: no noise widened what it
+    passes). Only the ``asked`` cells are looked at (the others are False). The card-colour
     rule is for tolerances the surface's own spread widened (a noisy picture: white cards on
     a lavender mat passed, 9931 g020, their noise 131-159 against calibration's 10.8); patches
     lying across a mat's edge onto the table beyond widen it too, and there smooth bare cells
     whose medians a lamp moved nearer the cards' pale grey were refused (other art 10913 g004:
     bare lavender cells at 5.5, calibration's at 9.1). Such cells are not asked it."""
+    out = np.zeros(len(px), bool)
     if look is None or look.bare_texture <= 0 \
             or not bool(section("grid")["empty_card_colour_plain"]):
-        return np.zeros(len(px), bool)
-    return np.asarray((_like(px, ref) >= share)
-                      & (texture <= _texture_limit(look.bare_texture)), bool)
+        return out
+    ask = np.flatnonzero(asked & (texture <= _texture_limit(look.bare_texture)))
+    if len(ask):
+        refs = np.asarray(ref, np.float32).reshape(-1, 3)
+        out[ask] = _like(px[ask], refs[ask] if len(refs) == len(px) else refs[0]) >= share
+    return out
 
 
 def _too_noisy(texture_ref: float, bare_texture: float) -> bool:
