@@ -243,8 +243,29 @@ def _area_markers(image: np.ndarray) -> dict[int, np.ndarray]:
             _last_seen.markers = (size, list(found.items()))
             return found
     found = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)
+    if len(found) < 3:
+        found = _area_markers_closer(image, found)
     _last_seen.markers = (size, list(found.items())) if len(found) == 4 else None
     return found
+
+
+def _area_markers_closer(image: np.ndarray, found: dict[int, np.ndarray]
+                         ) -> dict[int, np.ndarray]:
+    """Where fewer than three play-area markers were found (no area: the picture would be
+    asked whole), the picture searched again with each marker's bits read from
+    ``area_retry_pixels_per_cell`` pixels a cell; the markers found either way (the first
+    search's where both found one) when that gives all four, else ``found`` as it was.
+    Markers 24-35 pixels a side, slightly soft, were found as candidates but their bits
+    misread at 4 pixels a cell (other art 10511 g019, 10913 g010: two of four found, clean
+    pictures). No bit is corrected either way, so no other id is read for one. Only all four
+    count: a second look that still needs a corner guessed is a picture with a marker hidden
+    (a hand) as well as misread ones, and there the reader went on to read a card under the
+    hand's fingers wrong (own art h9812 g026, a 0 read as a 1 at confidence 0.12)."""
+    ppc = int(section("grid")["area_retry_pixels_per_cell"])
+    again = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4,
+                           pixels_per_cell=ppc)
+    both = {**again, **found}
+    return both if len(both) == 4 else found
 
 
 def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: int,
@@ -958,6 +979,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     if not mat and look is not None and _too_noisy(texture_ref, look.bare_texture):
         return {}
     smooth = texture <= _texture_limit(texture_ref)
+    if not mat and look is not None:
+        smooth |= _as_smooth_as_calibration(texture, look)
     if not mat and ((like >= share) & ~smooth).any():
         # wood grain and plank seams are lines of one direction across the whole table: a
         # bare cell over a stronger stretch of grain is rougher than the table's median patch,
@@ -973,7 +996,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     # pixels themselves speak, and the medians of bare cloth or linen stray towards cream
     # paper now and then (five bare cells refused on held-out other art 9921 and 9993)
     if tolerance is not None and tolerance > float(cfg["empty_hue_tolerance"]) + 1e-6:
-        ok &= ~_card_coloured(medians, ref, look)
+        coloured = _card_coloured(medians, ref, look)
+        ok &= ~(coloured & ~_plainly_like(px, ref, share, texture, look, ok & coloured))
     # a card of the surface's own colour (cream on a cream table, in a noisy picture; cream
     # paper on a pale mat once white-balanced) passes on colour and texture, but its print is
     # darker than nearly all of the surface: an empty cell shows almost no such ink
@@ -989,6 +1013,43 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
+
+
+def _as_smooth_as_calibration(texture: np.ndarray, look: GridLook) -> np.ndarray:
+    """Per cell (its texture), whether it is no rougher than the texture limit calibration's
+    bare cells set (their median texture, ``bare_texture``), on a table
+    (``empty_texture_from_calibration``). The limit follows this picture's table around the
+    area, and where that is smoother than the cells' own bare surface (a mat's plain margin
+    around its printed cells; a stretch of table less grained than calibration's) bare cells
+    as smooth as calibration's were refused: other art 10512 g020 (cells 9-11 against a
+    margin's 1.8, calibration's bare cells 9.9), 9922 g013, 9995 g002. A card's print is many
+    times rougher than a bare cell; the colour, ink and stray tests still apply."""
+    if not bool(section("grid")["empty_texture_from_calibration"]) or look.bare_texture <= 0:
+        return np.zeros(len(texture), bool)
+    return np.asarray(texture <= _texture_limit(look.bare_texture), bool)
+
+
+def _plainly_like(px: np.ndarray, ref: np.ndarray, share: float, texture: np.ndarray,
+                  look: GridLook | None, asked: np.ndarray) -> np.ndarray:
+    """Per cell (its middle's pixels and texture), whether its pixels speak for the surface
+    on their own (``empty_card_colour_plain``): it shows the surface's colour (``ref``: one, or
+    one per cell) at the plain tolerance (``empty_hue_tolerance``) and is no rougher than
+    calibration's bare cells (the limit their median texture sets: no noise widened what it
+    passes). Only the ``asked`` cells are looked at (the others are False). The card-colour
+    rule is for tolerances the surface's own spread widened (a noisy picture: white cards on
+    a lavender mat passed, 9931 g020, their noise 131-159 against calibration's 10.8); patches
+    lying across a mat's edge onto the table beyond widen it too, and there smooth bare cells
+    whose medians a lamp moved nearer the cards' pale grey were refused (other art 10913 g004:
+    bare lavender cells at 5.5, calibration's at 9.1). Such cells are not asked it."""
+    out = np.zeros(len(px), bool)
+    if look is None or look.bare_texture <= 0 \
+            or not bool(section("grid")["empty_card_colour_plain"]):
+        return out
+    ask = np.flatnonzero(asked & (texture <= _texture_limit(look.bare_texture)))
+    if len(ask):
+        refs = np.asarray(ref, np.float32).reshape(-1, 3)
+        out[ask] = _like(px[ask], refs[ask] if len(refs) == len(px) else refs[0]) >= share
+    return out
 
 
 def _too_noisy(texture_ref: float, bare_texture: float) -> bool:

@@ -121,14 +121,16 @@ def grey(image: np.ndarray) -> np.ndarray:
 
 def detect(image: np.ndarray, wanted: Collection[int] | None = None,
            complete: Callable[[dict[int, np.ndarray]], bool] | None = None,
-           twice: set[int] | None = None) -> dict[int, np.ndarray]:
+           twice: set[int] | None = None, pixels_per_cell: int = 4) -> dict[int, np.ndarray]:
     """Marker id -> its 4 corners (float32, 4x2).
 
     Detection runs with one threshold window after another (``markers.windows``) until
     ``complete(found)`` holds: one pass is enough for a clean picture, and each pass costs as
     much as the rest of a reading. Ids seen twice in one pass are dropped from that pass (and
     added to ``twice`` when given): a duplicate means a second set or a false detection, and
-    guessing between them could read the wrong tile.
+    guessing between them could read the wrong tile. ``pixels_per_cell``: how many pixels of
+    each marker cell its bit is read from (more read small, soft markers' bits better, at more
+    cost).
     """
     g = grey(image)
     found: dict[int, np.ndarray] = {}
@@ -137,7 +139,7 @@ def detect(image: np.ndarray, wanted: Collection[int] | None = None,
     # candidates smaller than the smallest marker we promise to read are not worth decoding
     rate = 4.0 * float(cfg["min_side_px"]) / max(g.shape)
     for window in cfg["windows"]:
-        det = _detector(int(window))
+        det = _detector(int(window), pixels_per_cell)
         _set_min_perimeter(det, rate)
         corners, ids, _ = det.detectMarkers(g)
         this_pass: set[int] = set()
