@@ -1804,7 +1804,8 @@ def _value_mean(look: GridLook, value: int, turned: bool) -> np.ndarray | None:
     return _standard(look.templates[of_value[1 if turned else 0]])
 
 
-def pair_score(look: GridLook, window: np.ndarray, a: int, b: int) -> float:
+def pair_score(look: GridLook, window: np.ndarray, a: int, b: int,
+               ways: tuple[bool, bool] | None = None) -> float:
     """How much more the card in ``window`` looks like value ``a`` than ``b``, judged at one
     placement for both, from about -0.5 (``b``'s mean print) to 0.5 (``a``'s); NaN when a
     value's print or where it lies on its card was never learnt, the way up either value's
@@ -1817,10 +1818,15 @@ def pair_score(look: GridLook, window: np.ndarray, a: int, b: int) -> float:
     this card, shifted by where it lies on its card: ``print_offsets``), the card is found by
     what they share (their average), and there the patch is projected on their difference,
     over the pixels where the two differ clearly (``pair_mask_share``): a linear discriminant
-    between just those two values."""
-    turned_a, turned_b = _lies_turned(look, window, a), _lies_turned(look, window, b)
+    between just those two values.
+
+    A value whose print looks the same either way up (dice pips) has no way up for the card to
+    say: it is laid both ways (:func:`_pair_score_any_way_up`). ``ways``: lay the two prints
+    this way up (turned or not, as stored) rather than as the card says."""
+    turned_a, turned_b = ways if ways is not None else (_lies_turned(look, window, a),
+                                                        _lies_turned(look, window, b))
     if turned_a is None or turned_b is None:
-        return float("nan")
+        return _pair_score_any_way_up(look, window, a, b, turned_a, turned_b)
     pair = _pair_prints(look, a, b, turned_a, turned_b)
     if pair is None or not len(pair[2]):
         return float("nan")
@@ -1835,6 +1841,48 @@ def pair_score(look: GridLook, window: np.ndarray, a: int, b: int) -> float:
         return float("nan")
     patch = _standard(window[y:y + common.shape[0], x:x + common.shape[1]])
     return float(((patch[mask] - common[mask]) * diff).mean() / max(float((diff**2).mean()), 1e-6))
+
+
+def _no_way_up(look: GridLook, value: int) -> bool:
+    """Whether ``value``'s mean print looks the same either way up: its middle (all but
+    ``SEARCH`` pixels along each side) laid on the print turned fits at least
+    ``pair_symmetric_fit`` somewhere within ``2 * SEARCH`` pixels each way (a print off its
+    template's middle lies as far on the other side of it turned). Dice pips: 0.93-0.99 on own
+    art 10703; numerals far less (at most 0.86 on the sets measured, a slashed 0 apart)."""
+    cache: dict[int, bool] = look.__dict__.setdefault("_no_way_up", {})
+    if value not in cache:
+        upright, turned = _value_mean(look, value, False), _value_mean(look, value, True)
+        h, w = upright.shape if upright is not None else (0, 0)
+        if upright is None or turned is None or h <= 2 * SEARCH or w <= 2 * SEARCH:
+            cache[value] = False
+        else:
+            around = cv2.copyMakeBorder(turned, SEARCH, SEARCH, SEARCH, SEARCH,
+                                        cv2.BORDER_REPLICATE)
+            middle = np.ascontiguousarray(upright[SEARCH:h - SEARCH, SEARCH:w - SEARCH])
+            fit = float(cv2.matchTemplate(around, middle, cv2.TM_CCOEFF_NORMED).max())
+            cache[value] = fit >= float(section("grid")["pair_symmetric_fit"])
+    return cache[value]
+
+
+def _pair_score_any_way_up(look: GridLook, window: np.ndarray, a: int, b: int,
+                           turned_a: bool | None, turned_b: bool | None) -> float:
+    """:func:`pair_score` where the card does not say which way up a value's print lies
+    (``turned_*`` None). A print that looks the same either way up (:func:`_no_way_up`: dice
+    pips) still lies on its card where it lies, and turned on the other side of the card's
+    middle: which of the two ways up to lay it is a guess, so every way is laid, and the score
+    is the one nearest to nothing of those whose two prints fit the card as one (0 when they
+    name different values: own art 9901 g005, a 3 said 3 by 0.38 one way and 5 by 0.32 the
+    other). Any other print the card does not say the way up of: NaN (no score)."""
+    ways_a = [turned_a] if turned_a is not None else [False, True] if _no_way_up(look, a) \
+        else []
+    ways_b = [turned_b] if turned_b is not None else [False, True] if _no_way_up(look, b) \
+        else []
+    scores = [pair_score(look, window, a, b, (x, y)) for x in ways_a for y in ways_b]
+    fitting = [s for s in scores if np.isfinite(s)]
+    if not fitting:
+        return float("nan")
+    low, high = min(fitting), max(fitting)
+    return low if low > 0 else high if high < 0 else 0.0
 
 
 def _lies_turned(look: GridLook, window: np.ndarray, value: int) -> bool | None:
