@@ -208,9 +208,6 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
                 confidences.append(0.0)
                 continue
             colour, conf = read_part(image, quad, look)
-            if colour is not None and board_quads is None \
-                    and not lanes_beside(image, quad, look, colour):
-                colour, conf = None, 0.0
             colours.append(colour)
             confidences.append(round(conf, 3))
         parts = (confidences[0], confidences[1], confidences[2])
@@ -224,28 +221,6 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
     x0, y0 = np.maximum(pts.min(axis=0) - pad, 0)
     x1, y1 = pts.max(axis=0) + pad
     return TilesObservation(robots), (int(x0), int(y0), int(x1), int(y1))
-
-
-def lanes_beside(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str) -> bool:
-    """Whether another lane's colour lies beside the tile: along at least ``tiles.beside_rays``
-    of the rays from the marker, out to ``tiles.beside_to`` marker sides, a colour other than
-    ``colour`` (not background) holds for two steps. A tile on a lane lies on a board between
-    other lanes; a tile put aside on a felt table of a lane's colour sees that colour all
-    round, and the felt's darker blotches only as stray pixels.
-
-    Where boards carry no corner markers nothing else tells a lane from such a felt (other art
-    h10817 t012, t020: three tiles set aside on green felt read as green-green-green). A lane
-    is at most about 1.7 marker sides from a tile's middle to its edge on any art measured (a
-    tile is about two marker sides, a lane 1.3-1.55 tiles wide): the next lane shows by 2.5."""
-    cfg = section("tiles")
-    radii = np.arange(float(cfg["beside_from"]), float(cfg["beside_to"]) + 1e-6,
-                      float(cfg["beside_step"]))
-    angles = int(cfg["angles"])
-    cls_ = look.model.classify(ring_samples(image, quad, radii, angles).reshape(-1, 3))
-    cls_ = cls_.reshape(len(radii), angles)
-    k = look.model.names.index(colour)
-    held = (cls_[:-1] == cls_[1:]) & (cls_[:-1] >= 0) & (cls_[:-1] != k)
-    return int(held.any(axis=0).sum()) >= int(cfg["beside_rays"])
 
 
 def read_tiles(image: np.ndarray, look: TilesLook) -> TilesObservation:
