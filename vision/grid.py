@@ -2309,6 +2309,12 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
             and bool(np.delete(edge, best).any())
         passes = scores[best] >= cfg["min_correlation"] and (alone or agreed or paired) \
             and not outvoted
+        # read on its templates alone while the nearest calibration card names another value:
+        # the two values' prints laid on the card must not side with that card (a faint 4 in
+        # low light fits a 1's nearly blank print better than its own, other art h10814)
+        if passes and alone and not (agreed or paired) and window is not None \
+                and _alone_doubted(look, window, best, knn_value):
+            passes = False
         return best, gap, bool(passes), bool(cut)
 
     # (cell, value, confidence, the window it was read in) passing each test
@@ -2427,6 +2433,49 @@ def _pair_needed(look: GridLook, a: int, b: int) -> float:
     return max(float(cfg["min_pair_score"]), floor + float(cfg["pair_score_margin"]))
 
 
+def _alone_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int) -> bool:
+    """Whether a value its templates read alone (a clear gap over every other value) is put in
+    doubt by the nearest calibration card naming another value: the two values' prints laid
+    on the card (:func:`pair_score`) favour ``best`` by less than ``alone_pair_floor``.
+
+    In a dim, noisy picture a faint print fits a print with less ink better than its own: a
+    4's stroke fades into the paper and the 1's nearly blank card fits it by 0.11-0.13 (other
+    art h10814 g002, g006, g010; confidence 0.22-0.26), while the nearest calibration card
+    says 4 and the two prints compared where they differ lean to the 4 (-0.08 to -0.07). Right
+    readings the nearest card disputes are told apart from the card's value by 0.3 or more.
+    Where the two prints cannot be laid on the card either way up (NaN) the templates'
+    reading stands."""
+    if knn_value in (best, PRINT_ONLY) or knn_value < 0:
+        return False
+    # a value whose way up this card does not tell (its two ways fit within pair_turn_gap: the
+    # faint 4 of h10814 g010, 0.65 and 0.62) is tried both ways, and the way best for ``best``
+    # is kept: the reading is doubted only when no way up of the two prints favours it
+    ways = []
+    for value in (best, knn_value):
+        turned = _lies_turned(look, window, value)
+        ways.append([turned] if turned is not None else [False, True])
+    scores = [_pair_score_turned(look, window, best, knn_value, ta, tb)
+              for ta in ways[0] for tb in ways[1]]
+    finite = [s for s in scores if np.isfinite(s)]
+    return bool(finite) and max(finite) < float(section("grid")["alone_pair_floor"])
+
+
+def _pair_score_turned(look: GridLook, window: np.ndarray, a: int, b: int, turned_a: bool,
+                       turned_b: bool) -> float:
+    """:func:`pair_score` with each value's way up given (NaN where the two prints laid on one
+    card that way fit it less than ``min_correlation_alone``, or were never learnt)."""
+    pair = _pair_prints(look, a, b, turned_a, turned_b)
+    if pair is None or not len(pair[2]):
+        return float("nan")
+    common, mask, diff = pair
+    res = cv2.matchTemplate(np.asarray(window, np.float32), common, cv2.TM_CCOEFF_NORMED)
+    _, fit, _, (x, y) = cv2.minMaxLoc(res)
+    if fit < float(section("grid")["min_correlation_alone"]):
+        return float("nan")
+    patch = _standard(window[y:y + common.shape[0], x:x + common.shape[1]])
+    return float(((patch[mask] - common[mask]) * diff).mean() / max(float((diff**2).mean()), 1e-6))
+
+
 def pair_beats(look: GridLook, window: np.ndarray, a: int, b: int) -> bool:
     """Whether the card in ``window`` looks more like value ``a`` than ``b`` by
     :func:`pair_score`, as much as :func:`pair_decides` asks (whatever the two values'
@@ -2482,6 +2531,8 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                 values[i], confs[i] = None, sure[i]
             elif values[i] is None:
                 confs[i] = 0.0  # not surely the bare surface, not surely a card: ask
+        for i in _cut_off(values, confs):
+            confs[i] = 0.0
         for i in _beside_unread(values, confs, int(section("grid")["unread_reach"])):
             confs[i] = 0.0
         if astray:
@@ -2535,6 +2586,53 @@ def _beside_unread(values: list[int | None], confs: list[float], reach: int) -> 
                 asked.append(j)
                 unread.append(j)
     return sorted(asked)
+
+
+def _cut_off(values: list[int | None], confs: list[float]) -> list[int]:
+    """The empty readings edge to edge with a card of a smaller group, when the cards read do
+    not all touch.
+
+    Cards are laid edge to edge with a card already down (RULINGS, Robot Master: placement), so
+    the cards on the table always form one group. Read cards in two groups (counting a cell
+    the reader declined as one that may hold a card) mean a card between them was read as an
+    empty cell: an arm the table's colour lying along a row of cards hides them as the bare
+    surface would, and where its edges only graze the cards beside it those are still read,
+    leaving no declined cell for :func:`_beside_unread` to start from (own art h10806 g035:
+    four cards of row 1 read as empty cells at 1.00, the cards above and below read). Only
+    empty readings are asked, never a value; a picture read right is never cut in two."""
+    held = [values[i] is not None or confs[i] == 0.0 for i in range(25)]
+    group = [-1] * 25
+    with_cards: set[int] = set()  # groups holding a card read (not declined cells alone)
+    for start in range(25):
+        if not held[start] or group[start] >= 0:
+            continue
+        group[start], todo = start, [start]
+        while todo:
+            i = todo.pop()
+            if values[i] is not None:
+                with_cards.add(start)
+            r, c = divmod(i, 5)
+            for rj, cj in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                j = rj * 5 + cj
+                if 0 <= rj < 5 and 0 <= cj < 5 and held[j] and group[j] < 0:
+                    group[j] = start
+                    todo.append(j)
+    if len(with_cards) < 2:
+        return []
+    # the hidden cards lie edge to edge with the smaller groups (whichever side of them the
+    # arm lies): the empty readings touching those are asked (two groups alike: both)
+    size = {g: group.count(g) for g in with_cards}
+    largest = [g for g in with_cards if size[g] == max(size.values())]
+    apart = {g for g in with_cards if len(largest) > 1 or g != largest[0]}
+    asked = []
+    for i in range(25):
+        r, c = divmod(i, 5)
+        if values[i] is None and confs[i] > 0.0 and any(
+                0 <= rj < 5 and 0 <= cj < 5 and group[rj * 5 + cj] in apart
+                and values[rj * 5 + cj] is not None
+                for rj, cj in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))):
+            asked.append(i)
+    return asked
 
 
 def _cells_and_table(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
