@@ -2,7 +2,8 @@
 board's frame round a red lane and a green one, about a card's shape) are taken for the card:
 its parts read red-red-red (other art 11353 o005 and o012, confidence 1.00 and 0.55). The lane
 beside the parts shows a part colour where the user's cards show paper, 0.17 and 0.21 of the
-card more than the calibration cards; cards read right showed at most 0.07 more. Declined."""
+card more than the calibration cards; 1288 cards read on 83 sets showed at most 0.106 more
+(own art 401 o040). Declined."""
 
 from __future__ import annotations
 
@@ -46,18 +47,18 @@ def test_two_lanes_of_a_board_taken_for_a_held_card_are_declined(
 
 def test_a_card_showing_as_much_colour_outside_its_parts_as_read_cards_is_still_read(
         calibration: Calibration, monkeypatch: pytest.MonkeyPatch) -> None:
-    # a right card showing part colours outside its parts 0.07 past the calibration cards
-    # (the most seen on a card read right, own art 11361 o010 and o022) is read as before
+    # a right card showing part colours outside its parts 0.1 past the calibration cards
+    # (about the most seen on a card read right: own art 401 o040, 0.106) is read as before
     look = calibration.order
     assert look.colour_outside is not None
     red = look.model.names.index("red")
     outside = np.argwhere(~look.masks.any(axis=0))
     cls = np.where(look.masks.any(axis=0), red, -1)
-    want = round((look.colour_outside + 0.07) * len(outside))
+    want = round((look.colour_outside + 0.1) * len(outside))
     cls[tuple(outside[:want].T)] = red
     assert order.colour_outside(cls, look.masks) - look.colour_outside == \
-        pytest.approx(0.07, abs=0.002)
-    assert section("order")["paper_margin"] > 0.07
+        pytest.approx(0.1, abs=0.002)
+    assert section("order")["paper_margin"] > 0.1
     image = np.full((720, 1280, 3), 90, np.uint8)
     quad = np.array([[500, 150], [800, 150], [800, 570], [500, 570]], np.float32)
     monkeypatch.setattr(order, "locate", lambda _image, _look: quad)
