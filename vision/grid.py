@@ -578,7 +578,22 @@ def register_checked(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, 
             return again, True, False
         if _markers_hold(image, place):
             return place, True, False
+    elif confirmed and _moved_far_but_held(image, place, out):
+        return place, True, False
     return out, confirmed, astray
+
+
+def _moved_far_but_held(image: np.ndarray, place: np.ndarray, out: np.ndarray) -> bool:
+    """Whether a confirmed correction ``out`` moved a cell more than ``register_hold_move``
+    of a cell while the markers' area ``place`` holds (:func:`_markers_hold`). Pale cards on a
+    pale table (the paper the table's colour: 228,227,217 against 230,230,230) show almost no
+    outline; the passes' boxes sit on the prints, a card size of 0.64-0.72 of a cell wins where
+    the cards are 0.84, and the boxes agree on a lattice 0.39-0.45 of a cell off (other art
+    10722: every template then scores about 0.6, at the markers' area 0.85-0.98). Cards truly
+    that far off their cells do not hold the markers' area (other art 9201)."""
+    if _move(place, out) <= float(section("grid")["register_hold_move"]):
+        return False
+    return _markers_hold(image, place)
 
 
 def _markers_hold(image: np.ndarray, place: np.ndarray) -> bool:
