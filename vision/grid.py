@@ -2469,26 +2469,10 @@ def _alone_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int
     for value in (best, knn_value):
         turned = _lies_turned(look, window, value)
         ways.append([turned] if turned is not None else [False, True])
-    scores = [_pair_score_turned(look, window, best, knn_value, ta, tb)
+    scores = [pair_score(look, window, best, knn_value, ways=(ta, tb))
               for ta in ways[0] for tb in ways[1]]
     finite = [s for s in scores if np.isfinite(s)]
     return bool(finite) and max(finite) < float(section("grid")["alone_pair_floor"])
-
-
-def _pair_score_turned(look: GridLook, window: np.ndarray, a: int, b: int, turned_a: bool,
-                       turned_b: bool) -> float:
-    """:func:`pair_score` with each value's way up given (NaN where the two prints laid on one
-    card that way fit it less than ``min_correlation_alone``, or were never learnt)."""
-    pair = _pair_prints(look, a, b, turned_a, turned_b)
-    if pair is None or not len(pair[2]):
-        return float("nan")
-    common, mask, diff = pair
-    res = cv2.matchTemplate(np.asarray(window, np.float32), common, cv2.TM_CCOEFF_NORMED)
-    _, fit, _, (x, y) = cv2.minMaxLoc(res)
-    if fit < float(section("grid")["min_correlation_alone"]):
-        return float("nan")
-    patch = _standard(window[y:y + common.shape[0], x:x + common.shape[1]])
-    return float(((patch[mask] - common[mask]) * diff).mean() / max(float((diff**2).mean()), 1e-6))
 
 
 def pair_beats(look: GridLook, window: np.ndarray, a: int, b: int) -> bool:
