@@ -52,3 +52,15 @@ def scored_alike(scores: list[float], edge: int | None = None) -> Any:
                 edges[:, edge] = True
         return np.tile(np.array(scores), (len(windows), 1))
     return match
+
+
+def board(rows: list[str], read: float) -> tuple[list[int | None], list[float]]:
+    """A 5x5 reading drawn as five strings, as the group rules see it: '.' an empty cell and
+    a digit a card, each read at confidence ``read``; '?' a declined cell (confidence 0)."""
+    values: list[int | None] = []
+    confs: list[float] = []
+    for row in rows:
+        for ch in row:
+            values.append(int(ch) if ch.isdigit() else None)
+            confs.append(0.0 if ch == "?" else read)
+    return values, confs

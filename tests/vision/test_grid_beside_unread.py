@@ -10,19 +10,13 @@ import pytest
 
 pytest.importorskip("cv2")
 
+from tests.vision.grid_area import board
 from vision import grid
 from vision.thresholds import section
 
 
 def _board(rows: list[str]) -> tuple[list[int | None], list[float]]:
-    """'.' a confident empty cell, '?' a declined one, a digit a card read."""
-    values: list[int | None] = []
-    confs: list[float] = []
-    for row in rows:
-        for ch in row:
-            values.append(int(ch) if ch.isdigit() else None)
-            confs.append(0.0 if ch == "?" else 0.9)
-    return values, confs
+    return board(rows, read=0.9)
 
 
 def _asked(rows: list[str], reach: int = 1) -> set[tuple[int, int]]:

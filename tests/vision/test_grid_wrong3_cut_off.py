@@ -11,18 +11,12 @@ import pytest
 
 pytest.importorskip("cv2")
 
+from tests.vision.grid_area import board
 from vision import grid
 
 
 def _board(rows: list[str]) -> tuple[list[int | None], list[float]]:
-    """'.' a confident empty cell, '?' a declined one, a digit a card read."""
-    values: list[int | None] = []
-    confs: list[float] = []
-    for row in rows:
-        for ch in row:
-            values.append(int(ch) if ch.isdigit() else None)
-            confs.append(0.0 if ch == "?" else 1.0)
-    return values, confs
+    return board(rows, read=1.0)
 
 
 def _asked(rows: list[str]) -> set[tuple[int, int]]:
