@@ -64,3 +64,17 @@ def board(rows: list[str], read: float) -> tuple[list[int | None], list[float]]:
             values.append(int(ch) if ch.isdigit() else None)
             confs.append(0.0 if ch == "?" else read)
     return values, confs
+
+
+def print_look(greys: list[np.ndarray], grids: list[grid.Grid], nearest: int) -> grid.GridLook:
+    """A look learnt from ``greys`` (areas) and their ``grids`` (labels) whose nearest
+    calibration card is always one of value ``nearest``, whatever the print: only the prints
+    (templates, pairwise floors, where each print lies on its card) decide."""
+    templates, values, masks = grid.learn_templates(greys, grids)
+    empty = np.zeros((1, 4), np.float32)
+    return grid.GridLook(features=np.concatenate([empty, empty + 10]),
+                         classes=np.array([nearest, grid.EMPTY]), max_distance=100.0,
+                         templates=templates, template_values=values, template_masks=masks,
+                         pair_floor=grid.learn_pair_floor(greys, grids),
+                         print_offsets=grid.learn_print_offsets(templates, values, greys,
+                                                                grids))

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.vision.grid_area import area as _area
-from tests.vision.grid_area import scored_alike
+from tests.vision.grid_area import print_look, scored_alike
 from vision import grid
 from vision.thresholds import section
 
@@ -61,15 +61,8 @@ def dice_look() -> grid.GridLook:
             labels[r][c] = v
         greys.append(_area(cards))
         grids.append(labels)
-    templates, values, masks = grid.learn_templates(greys, grids)
-    empty = np.zeros((1, 4), np.float32)
     # every cell is nearest to a calibration card of value 3: only the prints decide below
-    return grid.GridLook(features=np.concatenate([empty, empty + 10]),
-                         classes=np.array([3, grid.EMPTY]), max_distance=100.0,
-                         templates=templates, template_values=values, template_masks=masks,
-                         pair_floor=grid.learn_pair_floor(greys, grids),
-                         print_offsets=grid.learn_print_offsets(templates, values, greys,
-                                                                grids))
+    return print_look(greys, grids, 3)
 
 
 def test_dice_prints_have_no_way_up_and_the_card_does_not_tell_it(

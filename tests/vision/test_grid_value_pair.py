@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.vision.grid_area import area as _area
-from tests.vision.grid_area import scored_alike
+from tests.vision.grid_area import print_look, scored_alike
 from vision import grid
 from vision.thresholds import section
 
@@ -68,16 +68,8 @@ def _pictures(rng: np.random.Generator, first: dict[int, tuple[int, int, bool]] 
 
 
 def _look(greys: list[np.ndarray], grids: list[grid.Grid]) -> grid.GridLook:
-    templates, values, masks = grid.learn_templates(greys, grids)
-    empty = np.zeros((1, 4), np.float32)
-    # features: every cell is nearest to a card of value 3 (the nearest calibration card names
-    # 3 whatever the print): only the prints decide below
-    return grid.GridLook(features=np.concatenate([empty, empty + 10]),
-                         classes=np.array([3, grid.EMPTY]), max_distance=100.0,
-                         templates=templates, template_values=values, template_masks=masks,
-                         pair_floor=grid.learn_pair_floor(greys, grids),
-                         print_offsets=grid.learn_print_offsets(templates, values, greys,
-                                                                grids))
+    # the nearest calibration card names 3 whatever the print: only the prints decide below
+    return print_look(greys, grids, 3)
 
 
 @pytest.fixture(scope="module")

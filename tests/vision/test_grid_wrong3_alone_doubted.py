@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from tests.vision.grid_area import area as _area
-from tests.vision.grid_area import scored_alike
+from tests.vision.grid_area import print_look, scored_alike
 from vision import grid
 from vision.thresholds import section
 
@@ -52,14 +52,7 @@ def _look(knn: int) -> grid.GridLook:
             labels[r][c] = v
         greys.append(_area(cards))
         grids.append(labels)
-    templates, values, masks = grid.learn_templates(greys, grids)
-    empty = np.zeros((1, 4), np.float32)
-    return grid.GridLook(features=np.concatenate([empty, empty + 10]),
-                         classes=np.array([knn, grid.EMPTY]), max_distance=100.0,
-                         templates=templates, template_values=values, template_masks=masks,
-                         pair_floor=grid.learn_pair_floor(greys, grids),
-                         print_offsets=grid.learn_print_offsets(templates, values, greys,
-                                                                grids))
+    return print_look(greys, grids, knn)
 
 
 def _read(look: grid.GridLook, value: int, ink: float = 1.0) -> tuple[int | None, float]:
