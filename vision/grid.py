@@ -873,8 +873,12 @@ def _like(px: np.ndarray, ref: np.ndarray, tolerance: float | None = None) -> np
     ref = np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3), (len(px), 3))
     total = px.sum(axis=2) + 1.0
     ref_total = ref.sum(axis=1, keepdims=True) + 1.0
-    hue_ok = np.abs(px / total[..., None] - (ref / ref_total)[:, None, :]).max(axis=2) \
-        <= tolerance
+    # (the largest of the three shares' differences taken pairwise, in place: the same
+    # maximum as a reduction over an axis of three, which costs more per pixel than its work)
+    hue = np.divide(px, total[..., None])
+    np.subtract(hue, (ref / ref_total)[:, None, :], out=hue)
+    np.abs(hue, out=hue)
+    hue_ok = np.maximum(np.maximum(hue[..., 0], hue[..., 1]), hue[..., 2]) <= tolerance
     ratio = float(cfg["empty_brightness_ratio"])
     bright_ok = (total >= ref_total / ratio) & (total <= ref_total * ratio)
     return np.asarray((hue_ok & bright_ok).mean(axis=1))
@@ -928,7 +932,9 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         # stripes run everywhere, while an arm or a hand over the table's edge, pale skin on a
         # pale table, widens only the patches it reaches), within limits
         table_hue = table_px / (table_px.sum(axis=2, keepdims=True) + 1.0)
-        spread = np.abs(table_hue - (ref / (ref.sum() + 1.0))).max(axis=2)
+        # (the largest of the three shares' differences pairwise, as in :func:`_like`)
+        gone = np.abs(table_hue - (ref / (ref.sum() + 1.0)))
+        spread = np.maximum(np.maximum(gone[..., 0], gone[..., 1]), gone[..., 2])
         tolerance = float(np.clip(
             np.percentile(np.percentile(spread, 90, axis=1), 25)
             * float(cfg["empty_hue_spread_factor"]),
@@ -1717,7 +1723,8 @@ def _strengths(windows: list[np.ndarray], values: list[int], look: GridLook) -> 
     pixels = np.stack([i[0] for i in ink])
     units = np.stack([i[1] for i in ink])
     flat = np.stack(windows).astype(np.float32).ravel()
-    patches = flat[starts[:, :, None] + pixels[:, None, :]]  # (found, 9, print pixels)
+    # (np.take: the same elements as indexing with the array, for less work)
+    patches = np.take(flat, starts[:, :, None] + pixels[:, None, :])  # (found, 9, print pixels)
     patches -= patches.mean(axis=2, keepdims=True)
     along = np.einsum("fkp,fp->fk", patches, units)
     fit = along / np.maximum(np.linalg.norm(patches, axis=2), 1e-6)
@@ -1813,10 +1820,21 @@ def _pair_gap(look: GridLook, views: np.ndarray, at_a: tuple[int, int, int],
 def _value_mean(look: GridLook, value: int, turned: bool) -> np.ndarray | None:
     """``value``'s mean print (:func:`learn_templates` stores it first, then turned), as
     :func:`_standard` levels; None when calibration saw no card of that value."""
-    of_value = np.flatnonzero(look.template_values == value)
-    if not len(of_value) or (turned and len(of_value) < 2):
-        return None
-    return _standard(look.templates[of_value[1 if turned else 0]])
+    # (computed once per calibration: the close calls and their doubts ask for the same few
+    # prints again and again, and each is the same function of the same template; kept
+    # read-only, as every caller only reads it)
+    cache: dict[tuple[int, bool], np.ndarray | None] = look.__dict__.setdefault("_value_means",
+                                                                                  {})
+    key = (int(value), bool(turned))
+    if key not in cache:
+        of_value = np.flatnonzero(look.template_values == value)
+        if not len(of_value) or (turned and len(of_value) < 2):
+            cache[key] = None
+        else:
+            mean = _standard(look.templates[of_value[1 if turned else 0]])
+            mean.setflags(write=False)
+            cache[key] = mean
+    return cache[key]
 
 
 def pair_score(look: GridLook, window: np.ndarray, a: int, b: int,
@@ -2469,10 +2487,19 @@ def _alone_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int
     for value in (best, knn_value):
         turned = _lies_turned(look, window, value)
         ways.append([turned] if turned is not None else [False, True])
-    scores = [pair_score(look, window, best, knn_value, ways=(ta, tb))
-              for ta in ways[0] for tb in ways[1]]
-    finite = [s for s in scores if np.isfinite(s)]
-    return bool(finite) and max(finite) < float(section("grid")["alone_pair_floor"])
+    # the ways are laid one after the other, and the first that favours ``best`` by the floor
+    # settles it (the answer is the same as from all of them: doubted only when no finite
+    # score reaches the floor; the others' scores would not be looked at)
+    floor = float(section("grid")["alone_pair_floor"])
+    finite = False
+    for ta in ways[0]:
+        for tb in ways[1]:
+            s = pair_score(look, window, best, knn_value, ways=(ta, tb))
+            if np.isfinite(s):
+                if not s < floor:
+                    return False
+                finite = True
+    return finite
 
 
 def pair_beats(look: GridLook, window: np.ndarray, a: int, b: int) -> bool:
