@@ -2334,6 +2334,12 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
                     and scores[second] >= cfg["min_correlation_alone"] \
                     and bool(-s >= _pair_needed(look, second, best)):
                 best, paired, outvoted = second, True, False
+            # ... and when the nearest calibration card names the best value too, the score
+            # need only side with the two of them clearly (``agreed_pair_score``), not carry the
+            # call alone (own art 10901: single 2s over 1 by 0.02-0.03, the nearest card a 2,
+            # the prints leaning to the 2 by 0.12-0.19 against the 0.25 asked alone)
+            if not paired and _agreed_close_call(look, s, best, second, knn_value, coloured[i]):
+                paired = True
         # another value fitting best on the window's edge may lie farther out than the window
         # reaches (a card far off its cell, its print cut): its score says too little, and a
         # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
@@ -2464,6 +2470,27 @@ def _pair_needed(look: GridLook, a: int, b: int) -> float:
     if not np.isfinite(floor):
         return float(cfg["pair_score_unlearnt"])
     return max(float(cfg["min_pair_score"]), floor + float(cfg["pair_score_margin"]))
+
+
+def _agreed_close_call(look: GridLook, score: float, best: int, second: int, knn_value: int,
+                       colour: int | None) -> bool:
+    """Whether a close call the templates' best value leads by less than ``min_gap_agreed``
+    (and so by less than the nearest calibration card's agreement asks) is read on three
+    witnesses together: the templates put ``best`` first, the nearest calibration card names
+    ``best`` (``knn_value``), the card's colour names no other value, and the two prints laid on
+    the card (``score``, :func:`close_pair_score`) favour ``best`` by ``agreed_pair_score`` and
+    by ``pair_score_margin`` more than any calibration card of ``second`` ever reached toward
+    ``best`` (``look.pair_floor``). Where no floor was learnt for the pair, never: the score
+    alone then has no measure of what a card of ``second`` may reach."""
+    if knn_value != best or colour not in (None, best) or not np.isfinite(score):
+        return False
+    cfg = section("grid")
+    floor = float(look.pair_floor[best, second]) if look.pair_floor.shape == (6, 6) \
+        else float("nan")
+    if not np.isfinite(floor):
+        return False
+    return bool(score >= max(float(cfg["agreed_pair_score"]),
+                             floor + float(cfg["pair_score_margin"])))
 
 
 def _alone_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int) -> bool:
