@@ -67,7 +67,7 @@ class OrderLook:
     #: the largest share of a calibration card's pixels outside the learnt part places that
     #: showed a part colour (its paper shows round the robot; None: not learnt)
     colour_outside: float | None = None
-    #: the smallest share of a calibration card's pixels outside the learnt part places that
+    #: the median share of a calibration card's pixels outside the learnt part places that
     #: showed its paper (see :func:`paper_shown`; None: not learnt)
     paper_share: float | None = None
 
@@ -1411,7 +1411,9 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     # 3. how clearly the part shapes tell the card's top from its bottom
     look = OrderLook(model, masks, True, aspect, area=min(areas))
     look.colour_outside = max(colour_outside(classes(card, look), masks) for card in cards)
-    look.paper_share = min(paper_shown(card, masks) for card in cards)
+    # the median: a calibration card whose outline was found on a board's lanes (it passed the
+    # likeness check) shows no paper, and the least share would then let such outlines through
+    look.paper_share = float(np.median([paper_shown(card, masks) for card in cards]))
     evidence = float(np.median([turn_evidence(classes(card, look), masks) for card in cards]))
     if evidence >= cfg["min_turn_evidence"]:
         look.turn_margin = float(cfg["turn_fraction"]) * evidence
