@@ -122,7 +122,8 @@ def read_part(image: np.ndarray, quad: np.ndarray, look: TilesLook) -> tuple[str
     return None, max(0.0, share - runner_up)
 
 
-def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int) -> float:
+def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int,
+              limit: float | None = None) -> float:
     """The area, in square marker sides, of the region of ``colour`` around a tile: the pixels
     of that colour connected to the learnt rings, within ``tiles.lane_window`` marker sides of
     the marker (sampled every ``tiles.lane_step`` through the marker's own homography).
@@ -131,6 +132,10 @@ def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int)
     region is about the same size on every picture of the user's boards; a table of a lane's
     colour (green felt) runs on all round a tile put aside on it, past other tiles and up to
     the boards and the picture's edge.
+
+    With ``limit``, when the pixels that may be of the colour cover no more than that, their
+    area is returned (the region's cannot be larger): what :func:`_on_a_lane` needs, without
+    classifying them.
     """
     cfg = section("tiles")
     reach, step = float(cfg["lane_window"]), float(cfg["lane_step"])
@@ -152,6 +157,8 @@ def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int)
     near = np.einsum("ni,ij,nj->n", diff, np.linalg.inv(look.model.covs[colour]), diff) <= \
         1.01 * float(section("colour")["reject_d2"])
     near &= inside.ravel()
+    if limit is not None and float(near.sum()) * step * step <= limit:
+        return float(near.sum()) * step * step
     flat = np.zeros(n * n, np.uint8)
     flat[near] = look.model.classify(pixels[near]) == colour
     mask = flat.reshape(n, n)
@@ -172,8 +179,8 @@ def _on_a_lane(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str
     markers (nothing else says where the boards are)."""
     if look.lane_area is None:
         return True
-    area = lane_area(image, quad, look, look.model.names.index(colour))
-    return area <= float(section("tiles")["lane_area_factor"]) * look.lane_area
+    bar = float(section("tiles")["lane_area_factor"]) * look.lane_area
+    return lane_area(image, quad, look, look.model.names.index(colour), limit=bar) <= bar
 
 
 def _all_parts(found: dict[int, np.ndarray]) -> bool:
