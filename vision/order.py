@@ -67,6 +67,9 @@ class OrderLook:
     #: the largest share of a calibration card's pixels outside the learnt part places that
     #: showed a part colour (its paper shows round the robot; None: not learnt)
     colour_outside: float | None = None
+    #: the median share of a calibration card's pixels outside the learnt part places that
+    #: showed its paper (see :func:`paper_shown`; None: not learnt)
+    paper_share: float | None = None
 
     @classmethod
     def default(cls, model: ColourModel) -> OrderLook:
@@ -85,7 +88,8 @@ class OrderLook:
                 "min_likeness": None if self.min_likeness is None else
                 round(self.min_likeness, 4),
                 "colour_outside": None if self.colour_outside is None else
-                round(self.colour_outside, 4)}
+                round(self.colour_outside, 4),
+                "paper_share": None if self.paper_share is None else round(self.paper_share, 4)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> OrderLook:
@@ -96,6 +100,7 @@ class OrderLook:
         aspect, turn = data.get("aspect"), data.get("turn_margin")
         drawn, margin, area = data.get("sketch"), data.get("sketch_margin"), data.get("area")
         like, outside = data.get("min_likeness"), data.get("colour_outside")
+        paper = data.get("paper_share")
         return cls(ColourModel.from_json(data["model"]), masks.reshape(3, h, w),
                    bool(data.get("learnt", True)), None if aspect is None else float(aspect),
                    None if turn is None else float(turn),
@@ -103,7 +108,8 @@ class OrderLook:
                    np.asarray(drawn, np.float32).reshape(_sketch_shape()),
                    None if margin is None else float(margin),
                    None if area is None else float(area), None if like is None else float(like),
-                   None if outside is None else float(outside))
+                   None if outside is None else float(outside),
+                   None if paper is None else float(paper))
 
 
 def _sketch_shape() -> tuple[int, int]:
@@ -1306,6 +1312,11 @@ def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservat
         # part colours where the user's cards show paper: not such a card (part of a board's
         # lanes, a card of another game), or a hand over it
         reading = RobotReading(None, 0.0, reading.parts)
+    if reading.robot is not None and look.paper_share is not None and \
+            paper_shown(card, look.masks) < float(section("order")["paper_fraction"]) * \
+            look.paper_share:
+        # no paper round the robot: a board's lanes (and its frame) taken for a held card
+        reading = RobotReading(None, 0.0, reading.parts)
     x0, y0 = np.maximum(quad.min(axis=0), 0)
     x1, y1 = quad.max(axis=0)
     return OrderObservation(reading), (int(x0), int(y0), int(x1), int(y1))
@@ -1315,6 +1326,19 @@ def colour_outside(cls: np.ndarray, masks: np.ndarray) -> float:
     """The share of a canonical card's pixels outside the part places that show a part colour."""
     outside = ~masks.any(axis=0)
     return float((cls[outside] >= 0).mean()) if outside.any() else 0.0
+
+
+def paper_shown(card: np.ndarray, masks: np.ndarray) -> float:
+    """The share of a canonical card's pixels outside the part places that show paper: white
+    on the card white-balanced on its own paper (:func:`warp_card`), so a tinted paper or a
+    shadow still counts, and the lanes of a board (saturated colours, a dark frame) do not."""
+    outside = ~masks.any(axis=0)
+    if not outside.any():
+        return 1.0
+    cfg = section("order")
+    low, high = card.min(axis=2), card.max(axis=2)
+    paper = (low >= float(cfg["paper_white"])) & (high - low <= float(cfg["paper_chroma"]))
+    return float(paper[outside].mean())
 
 
 def read_order(image: np.ndarray, look: OrderLook) -> OrderObservation:
@@ -1387,6 +1411,9 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     # 3. how clearly the part shapes tell the card's top from its bottom
     look = OrderLook(model, masks, True, aspect, area=min(areas))
     look.colour_outside = max(colour_outside(classes(card, look), masks) for card in cards)
+    # the median: a calibration card whose outline was found on a board's lanes (it passed the
+    # likeness check) shows no paper, and the least share would then let such outlines through
+    look.paper_share = float(np.median([paper_shown(card, masks) for card in cards]))
     evidence = float(np.median([turn_evidence(classes(card, look), masks) for card in cards]))
     if evidence >= cfg["min_turn_evidence"]:
         look.turn_margin = float(cfg["turn_fraction"]) * evidence

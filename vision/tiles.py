@@ -31,6 +31,9 @@ class TilesLook:
 
     radii: list[float]
     model: ColourModel
+    #: the largest lane a calibration tile lay on, as the area (square marker sides) of its
+    #: colour's region around the tile (see :func:`lane_area`); None: not learnt
+    lane_area: float | None = None
 
     @classmethod
     def default(cls, model: ColourModel) -> TilesLook:
@@ -38,11 +41,14 @@ class TilesLook:
         return cls([float(r) for r in np.arange(lo, hi + 1e-6, 0.1)], model)
 
     def to_json(self) -> dict[str, Any]:
-        return {"radii": [round(r, 3) for r in self.radii], "model": self.model.to_json()}
+        return {"radii": [round(r, 3) for r in self.radii], "model": self.model.to_json(),
+                "lane_area": None if self.lane_area is None else round(self.lane_area, 3)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TilesLook:
-        return cls([float(r) for r in data["radii"]], ColourModel.from_json(data["model"]))
+        area = data.get("lane_area")
+        return cls([float(r) for r in data["radii"]], ColourModel.from_json(data["model"]),
+                   None if area is None else float(area))
 
 
 def ring_samples(image: np.ndarray, quad: np.ndarray, radii: list[float] | np.ndarray,
@@ -114,6 +120,67 @@ def read_part(image: np.ndarray, quad: np.ndarray, look: TilesLook) -> tuple[str
             and ray_coverage >= cfg["ray_min_coverage"]):
         return look.model.names[best], ray_share - ray_runner_up
     return None, max(0.0, share - runner_up)
+
+
+def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int,
+              limit: float | None = None) -> float:
+    """The area, in square marker sides, of the region of ``colour`` around a tile: the pixels
+    of that colour connected to the learnt rings, within ``tiles.lane_window`` marker sides of
+    the marker (sampled every ``tiles.lane_step`` through the marker's own homography).
+
+    A lane is a strip of the board, bounded by the next lanes and the board's margin, so its
+    region is about the same size on every picture of the user's boards; a table of a lane's
+    colour (green felt) runs on all round a tile put aside on it, past other tiles and up to
+    the boards and the picture's edge.
+
+    With ``limit``, when the pixels that may be of the colour cover no more than that, their
+    area is returned (the region's cannot be larger): what :func:`_on_a_lane` needs, without
+    classifying them.
+    """
+    cfg = section("tiles")
+    reach, step = float(cfg["lane_window"]), float(cfg["lane_step"])
+    n = round(2 * reach / step) + 1
+    axis = np.linspace(-reach, reach, n, dtype=np.float32)
+    xx, yy = np.meshgrid(axis, axis)
+    local = np.stack([xx, yy], axis=-1).reshape(-1, 1, 2)
+    pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(n, n, 2)
+    h, w = image.shape[:2]
+    inside = ((pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0)
+              & (pts[..., 1] <= h - 1))
+    values = cv2.remap(image, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    white, black = markers.white_black(image, quad)
+    pixels = markers.normalise(values, white, black).reshape(-1, 3)
+    # only a pixel within the reject distance of the colour can be classed as it: the others
+    # are left out before the full classification (most of the window, around a lane)
+    diff = features(pixels) - look.model.means[colour]
+    near = np.einsum("ni,ij,nj->n", diff, np.linalg.inv(look.model.covs[colour]), diff) <= \
+        1.01 * float(section("colour")["reject_d2"])
+    near &= inside.ravel()
+    if limit is not None and float(near.sum()) * step * step <= limit:
+        return float(near.sum()) * step * step
+    flat = np.zeros(n * n, np.uint8)
+    flat[near] = look.model.classify(pixels[near]) == colour
+    mask = flat.reshape(n, n)
+    # 4-connected: specks of a table near a lane's colour touch diagonally, into a chain that
+    # can join a lane at the board's edge through its thin margin
+    _, labels = cv2.connectedComponents(mask, connectivity=4)
+    radius = np.hypot(xx, yy)
+    # the learnt rings, widened by a step: one ring alone may fall between the samples
+    ring = (radius >= min(look.radii) - step) & (radius <= max(look.radii) + step) & (mask > 0)
+    ids = np.unique(labels[ring])
+    ids = ids[ids > 0]
+    return float(np.isin(labels, ids).sum()) * step * step
+
+
+def _on_a_lane(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str) -> bool:
+    """Whether the colour a part was read as is the size of a lane around the tile (see
+    :func:`lane_area`), not a table of that colour: asked where no board shows its corner
+    markers (nothing else says where the boards are)."""
+    if look.lane_area is None:
+        return True
+    bar = float(section("tiles")["lane_area_factor"]) * look.lane_area
+    return lane_area(image, quad, look, look.model.names.index(colour), limit=bar) <= bar
 
 
 def _all_parts(found: dict[int, np.ndarray]) -> bool:
@@ -208,6 +275,11 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
                 confidences.append(0.0)
                 continue
             colour, conf = read_part(image, quad, look)
+            if colour is not None and board_quads is None and \
+                    not _on_a_lane(image, quad, look, colour):
+                # no board corner markers: the lane's own size tells it from a table of its
+                # colour (a tile put aside on green felt read green)
+                colour = None
             colours.append(colour)
             confidences.append(round(conf, 3))
         parts = (confidences[0], confidences[1], confidences[2])
@@ -236,6 +308,7 @@ def learn(examples: list[tuple[np.ndarray, dict[int, str]]], fallback: ColourMod
     names = fallback.names
     rings: list[np.ndarray] = []  # (R, A, 3) per labelled tile
     labels: list[int] = []
+    placed: list[tuple[np.ndarray, np.ndarray, str]] = []
     for image, robots in examples:
         found = find_tiles(image)
         for seat, robot in robots.items():
@@ -245,6 +318,7 @@ def learn(examples: list[tuple[np.ndarray, dict[int, str]]], fallback: ColourMod
                     continue
                 rings.append(ring_samples(image, quad, radii, angles))
                 labels.append(names.index(colour))
+                placed.append((image, quad, colour))
     if not rings:
         return TilesLook.default(fallback)
     data = np.stack(rings)  # (T, R, A, 3) white-balanced BGR
@@ -290,4 +364,10 @@ def learn(examples: list[tuple[np.ndarray, dict[int, str]]], fallback: ColourMod
     samples = {name: raw[lab == k][own[lab == k]] for k, name in enumerate(names)
                if own[lab == k].any()}
     model = ColourModel.fit(samples, fallback).with_background(data)
-    return TilesLook([float(radii[i]) for i in chosen], model)
+    look = TilesLook([float(radii[i]) for i in chosen], model)
+    # the size of the lanes under the calibration tiles, for telling a lane from a table of
+    # its colour where the boards carry no corner markers
+    areas = [lane_area(image, quad, look, names.index(colour))
+             for image, quad, colour in placed if colour in names]
+    look.lane_area = max(areas) if areas else None
+    return look

@@ -3,7 +3,9 @@ board's frame round a red lane and a green one, about a card's shape) are taken 
 its parts read red-red-red (other art 11353 o005 and o012, confidence 1.00 and 0.55). The lane
 beside the parts shows a part colour where the user's cards show paper, 0.17 and 0.21 of the
 card more than the calibration cards; 1288 cards read on 83 sets showed at most 0.106 more
-(own art 401 o040). Declined."""
+(own art 401 o040), but a right card whose outline fell a little short 0.161 more (own art
+9803 o013). Declined: the lanes and the board's frame show none of the card's paper (see
+test_order_paper_shown.py)."""
 
 from __future__ import annotations
 
@@ -38,7 +40,11 @@ def test_two_lanes_of_a_board_taken_for_a_held_card_are_declined(
     assert order.read_classes(cls, look).robot == "red-red-red"
     extra = order.colour_outside(cls, look.masks) - look.colour_outside
     assert 0.15 <= extra <= 0.22, extra
-    image = np.full((720, 1280, 3), 90, np.uint8)
+    # what the outline held: the board's dark frame round a red lane and a green one
+    image = np.full((720, 1280, 3), (60, 70, 60), np.uint8)
+    image[140:580, 490:810] = (70, 45, 40)
+    image[165:555, 515:660] = (69, 61, 192)
+    image[165:555, 665:790] = (104, 155, 69)
     quad = np.array([[500, 150], [800, 150], [800, 570], [500, 570]], np.float32)
     monkeypatch.setattr(order, "locate", lambda _image, _look: quad)
     monkeypatch.setattr(order, "classes", lambda _card, _look: cls)
