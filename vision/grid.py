@@ -2563,8 +2563,11 @@ def holes_read(look: GridLook, window: np.ndarray, scores: np.ndarray, best: int
     the print's holes (:func:`holes_tell`) name that value too: the templates within
     ``min_gap`` of each other, the value's own correlating at least ``min_correlation_alone``,
     and no third value that holes cannot tell from it within ``min_gap_agreed`` of it (a 5
-    whose templates rank 0 over 3 is not read as 3 for having no hole). Three witnesses agree;
-    no bar is lowered."""
+    whose templates rank 0 over 3 is not read as 3 for having no hole). The two prints laid
+    on the card (:func:`pair_score`) must not lean to the other value by ``holes_pair_against``
+    or more, nor be unable to say (NaN): a blurred 5 under a hand, its opening closed, showed
+    a hole and its nearest calibration card said 0 (own art h10802 g002: templates 5 by 0.05,
+    pairwise 5 by 0.21). Four witnesses agree; no bar is lowered."""
     cfg = section("grid")
     if not bool(cfg["holes_witness"]) or knn_value not in (best, second) \
             or scores[best] - scores[second] >= cfg["min_gap"] \
@@ -2576,7 +2579,10 @@ def holes_read(look: GridLook, window: np.ndarray, scores: np.ndarray, best: int
         if v not in (best, second) and alike \
                 and scores[knn_value] - scores[v] < cfg["min_gap_agreed"]:
             return False
-    return holes_tell(look, window, best, second) == knn_value
+    if holes_tell(look, window, best, second) != knn_value:
+        return False
+    other = second if knn_value == best else best
+    return bool(pair_score(look, window, knn_value, other) > -float(cfg["holes_pair_against"]))
 
 
 def pair_beats(look: GridLook, window: np.ndarray, a: int, b: int) -> bool:

@@ -17,6 +17,7 @@ import pytest
 
 from tests.vision import grid_area
 from vision import grid
+from vision.thresholds import section
 
 
 def _card(value: int, rng: np.random.Generator, tilt: float = 0.0) -> np.ndarray:
@@ -56,6 +57,12 @@ def _scores(**by_value: float) -> np.ndarray:
     return scores
 
 
+@pytest.fixture(autouse=True)
+def _pairwise_says_little(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two prints laid on the card lean to neither value (only the holes decide)."""
+    monkeypatch.setattr(grid, "pair_score", lambda look, window, a, b, ways=None: 0.0)
+
+
 def test_calibration_learns_which_values_have_a_hole() -> None:
     holed = grid._value_holed(_look())
     assert holed[0] == 1 and holed[3] == 0 and holed[5] == 0
@@ -87,6 +94,21 @@ def test_a_third_value_the_holes_cannot_tell_apart_keeps_it_declined() -> None:
     assert not grid.holes_read(look, window, scores, 0, 3, knn_value=3)
     scores[5] = 0.70
     assert grid.holes_read(look, window, scores, 0, 3, knn_value=3)
+
+
+def test_the_two_prints_laid_on_the_card_may_not_lean_the_other_way(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Own art h10802 g002: a blurred 5 under a hand showed a hole, its nearest calibration
+    card said 0, the templates 5 by 0.05 and the pairwise score 5 by 0.21: declined. So is a
+    card the pairwise score cannot judge at all (NaN)."""
+    look, window = _look(), _window(0, 6.0)
+    scores = _scores(v5=0.82, v0=0.80)
+    against = float(section("grid")["holes_pair_against"])
+    for lean in (-0.21, -against, float("nan")):
+        monkeypatch.setattr(grid, "pair_score", lambda look, window, a, b, ways=None, s=lean: s)
+        assert not grid.holes_read(look, window, scores, 5, 0, knn_value=0), lean
+    monkeypatch.setattr(grid, "pair_score", lambda look, window, a, b, ways=None: -0.07)
+    assert grid.holes_read(look, window, scores, 5, 0, knn_value=0)
 
 
 def test_no_witness_when_the_templates_are_apart_or_weak() -> None:
