@@ -2340,6 +2340,14 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
             # the prints leaning to the 2 by 0.12-0.19 against the 0.25 asked alone)
             if not paired and _agreed_close_call(look, s, best, second, knn_value, coloured[i]):
                 paired = True
+
+        # ... and where neither settles it, whether the print has a hole may, when the
+        # nearest calibration card and the card's colour side with what the hole says (own
+        # art 10608: tilted 0s and 5s on a table the 5s' colour fit alike, 0.78-0.86)
+        if not (alone or agreed or paired) and window is not None \
+                and coloured[i] in (None, knn_value) \
+                and holes_read(look, window, scores, best, second, knn_value):
+            best, paired, outvoted = knn_value, True, False
         # another value fitting best on the window's edge may lie farther out than the window
         # reaches (a card far off its cell, its print cut): its score says too little, and a
         # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
@@ -2527,6 +2535,109 @@ def _alone_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int
                     return False
                 finite = True
     return finite
+
+
+def _print_holes(crop: np.ndarray) -> int:
+    """How many closed holes the print in ``crop`` (grey, the print's own size or a little
+    more) has: split in two by Otsu, the lesser part is the ink (white numerals on a coloured
+    card or dark ones on pale paper alike), and every part of the rest that no edge of the
+    crop reaches, that covers at least ``holes_min_area`` pixels and that one stroke of ink
+    alone closes is a hole (a 0 has one, or two with a slash; a 3 or a 5 none; paper shut in
+    between a numeral and a card's edge or a grid line is not). Turning or tilting the card
+    does not change it."""
+    cfg = section("grid")
+    blurred = cv2.GaussianBlur(crop, (3, 3), 0)
+    _, split = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = split > 0
+    ink = bright if bright.mean() < 0.5 else ~bright
+    n, paper, stats, _ = cv2.connectedComponentsWithStats((~ink).astype(np.uint8),
+                                                          connectivity=4)
+    _, strokes = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
+    h, w = crop.shape
+    holes = 0
+    for k in range(1, n):
+        x, y, ww, hh, area = (int(a) for a in stats[k])
+        if x == 0 or y == 0 or x + ww >= w or y + hh >= h or area < int(cfg["holes_min_area"]):
+            continue
+        part = (paper == k).astype(np.uint8)
+        ring = cv2.dilate(part, np.ones((3, 3), np.uint8)) > part
+        holes += int(np.unique(strokes[ring]).size == 1)
+    return holes
+
+
+def _value_holed(look: GridLook) -> np.ndarray:
+    """(6,): per value, 1 when every calibration template of it (the mean print and the single
+    cards, as stored) has a hole, 0 when none has, -1 when they disagree or the value was not
+    seen (the witness then says nothing about that value)."""
+    key = id(look.templates)
+    memo: dict[int, tuple[np.ndarray, np.ndarray]] = getattr(_placed, "holed", None) or {}
+    _placed.holed = memo
+    if key in memo and memo[key][0] is look.templates:
+        return memo[key][1]
+    holed = np.full(6, -1, np.int64)
+    for v in range(6):
+        seen = {_print_holes(t) > 0 for t in look.templates[look.template_values == v]}
+        if len(seen) == 1:
+            holed[v] = int(seen.pop())
+    memo.clear()
+    memo[key] = (look.templates, holed)
+    return holed
+
+
+def holes_tell(look: GridLook, window: np.ndarray, a: int, b: int) -> int | None:
+    """A second witness for a close call between values ``a`` and ``b`` whose prints differ in
+    holes (calibration's templates of one all have a hole, of the other none:
+    :func:`_value_holed`): which of the two the card's print is by whether it has a hole.
+    The print is cut where the two values' templates fit it best (either way up), a few
+    pixels wider (``holes_pad``). None when calibration does not tell the two apart by holes.
+
+    Tilted numeral cards on a table their own colour fit 0, 3 and 5's templates alike
+    (0.78-0.86, own art 10608), and the two prints laid on one card do not say which either;
+    a 0's closed ring does."""
+    holed = _value_holed(look)
+    if holed[a] < 0 or holed[b] < 0 or holed[a] == holed[b]:
+        return None
+    th, tw = look.templates.shape[1:]
+    if window.shape[0] < th or window.shape[1] < tw:
+        return None
+    best, x, y = -2.0, 0, 0
+    for t in look.templates[np.isin(look.template_values, (a, b))]:
+        _, fit, _, loc = cv2.minMaxLoc(cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED))
+        if fit > best:
+            best, x, y = fit, int(loc[0]), int(loc[1])
+    pad = int(section("grid")["holes_pad"])
+    crop = window[max(0, y - pad):y + th + pad, max(0, x - pad):x + tw + pad]
+    has = int(_print_holes(crop) > 0)
+    return a if has == holed[a] else b
+
+
+def holes_read(look: GridLook, window: np.ndarray, scores: np.ndarray, best: int, second: int,
+               knn_value: int) -> bool:
+    """Whether a close call the templates and the two prints laid on the card left open is
+    read as ``knn_value`` (the nearest calibration card's value, one of the best two) because
+    the print's holes (:func:`holes_tell`) name that value too: the templates within
+    ``min_gap`` of each other, the value's own correlating at least ``min_correlation_alone``,
+    and no third value that holes cannot tell from it within ``min_gap_agreed`` of it (a 5
+    whose templates rank 0 over 3 is not read as 3 for having no hole). The two prints laid
+    on the card (:func:`pair_score`) must not lean to the other value by ``holes_pair_against``
+    or more, nor be unable to say (NaN): a blurred 5 under a hand, its opening closed, showed
+    a hole and its nearest calibration card said 0 (own art h10802 g002: templates 5 by 0.05,
+    pairwise 5 by 0.21). Four witnesses agree; no bar is lowered."""
+    cfg = section("grid")
+    if not bool(cfg["holes_witness"]) or knn_value not in (best, second) \
+            or scores[best] - scores[second] >= cfg["min_gap"] \
+            or scores[knn_value] < cfg["min_correlation_alone"]:
+        return False
+    holed = _value_holed(look)
+    for v in range(6):
+        alike = holed[v] < 0 or holed[v] == holed[knn_value]
+        if v not in (best, second) and alike \
+                and scores[knn_value] - scores[v] < cfg["min_gap_agreed"]:
+            return False
+    if holes_tell(look, window, best, second) != knn_value:
+        return False
+    other = second if knn_value == best else best
+    return bool(pair_score(look, window, knn_value, other) > -float(cfg["holes_pair_against"]))
 
 
 def pair_beats(look: GridLook, window: np.ndarray, a: int, b: int) -> bool:
