@@ -2336,6 +2336,13 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         if passes and alone and not (agreed or paired) and window is not None \
                 and _unpaired_doubted(look, window, best, knn_value):
             passes = False
+        # read on the nearest card's word over a close call of the templates: the two prints
+        # laid on the card must not clearly say the second value instead (a dim 3 read as 5 at
+        # 0.11, the prints saying 3 by 0.43, hard set g4/safety-923-hard g020)
+        if passes and agreed and not (alone or paired) and window is not None \
+                and bool(cfg["agreed_pair_veto"]) \
+                and _agreed_contradicted(look, window, best, second, scores):
+            passes = False
         return best, gap, bool(passes), bool(cut)
 
     # (cell, value, confidence, the window it was read in) passing each test
@@ -2479,6 +2486,20 @@ def _alone_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int
               for ta in ways[0] for tb in ways[1]]
     finite = [s for s in scores if np.isfinite(s)]
     return bool(finite) and max(finite) < float(section("grid")["alone_pair_floor"])
+
+
+def _agreed_contradicted(look: GridLook, window: np.ndarray, best: int, second: int,
+                         scores: np.ndarray) -> bool:
+    """Whether a close call the nearest calibration card settled for ``best`` is contradicted
+    by the two values' prints laid on the card (:func:`close_pair_score`): they say ``second``
+    by as much as reading ``second`` over ``best`` would ask (:func:`_pair_needed`).
+
+    A dim 3 fitted the 5's templates 0.85 and its own 0.80, and the nearest calibration card
+    said 5: read as 5 at 0.11, while the pips compared where the two prints differ said 3 by
+    0.43, over the 0.25 asked (hard set /tmp/g4/safety-923-hard g020 (2, 0), main ecaa2a0).
+    Two witnesses each way: declined, never read as the second."""
+    s = close_pair_score(look, window, best, second, scores)
+    return bool(np.isfinite(s)) and bool(-s >= _pair_needed(look, second, best))
 
 
 def _mean_fit(look: GridLook, window: np.ndarray, value: int) -> float:

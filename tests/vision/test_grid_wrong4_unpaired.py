@@ -91,3 +91,33 @@ def test_the_nearest_card_agreeing_or_naming_no_value_asks_nothing() -> None:
 
 def test_the_lead_is_in_the_thresholds_file() -> None:
     assert float(section("grid")["unpaired_mean_lead"]) == pytest.approx(0.0)
+
+
+# as g4/safety-923-hard g020 (2, 0) showed them, with the 5 as 4 and the 3 as 1: the best
+# value's templates 0.85, the second's 0.80 (a close call the nearest card settles)
+SAFETY923 = [0.3, 0.80, 0.3, 0.3, 0.85, 0.3]
+
+
+def _whole(value: int) -> np.ndarray:
+    return grid._window(_area({(1, 1): _card(value, np.random.default_rng(32))}), 1, 1)
+
+
+def test_a_close_call_the_nearest_card_settles_is_declined_when_the_prints_say_the_second(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    gap = SAFETY923[4] - SAFETY923[1]
+    assert float(section("grid")["min_gap_agreed"]) <= gap < float(section("grid")["min_gap"])
+    monkeypatch.setattr(grid, "match_windows", scored_alike(SAFETY923))
+    look, one = _look(knn=4), _whole(1)
+    assert -grid.pair_score(look, one, 4, 1) >= grid._pair_needed(look, 1, 4)
+    assert _read(look, one) == (None, 0.0)  # read as 4 on main
+
+
+def test_a_close_call_the_prints_side_with_is_still_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grid, "match_windows", scored_alike(SAFETY923))
+    value, conf = _read(_look(knn=4), _whole(4))
+    assert value == 4 and conf > 0
+
+
+def test_the_veto_is_in_the_thresholds_file() -> None:
+    assert section("grid")["agreed_pair_veto"] is True
