@@ -2362,6 +2362,19 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         if passes and alone and not (agreed or paired) and window is not None \
                 and _alone_doubted(look, window, best, knn_value):
             passes = False
+        # ... and where those two prints cannot be laid on the card at all, each value's mean
+        # print is laid alone: it must not side with that card either (a turned 5 half under a
+        # hand read as 3 at 0.30, other art h11352 g010)
+        if passes and alone and not (agreed or paired) and window is not None \
+                and _unpaired_doubted(look, window, best, knn_value):
+            passes = False
+        # read on the nearest card's word over a close call of the templates: the two prints
+        # laid on the card must not clearly say the second value instead (a dim 3 read as 5 at
+        # 0.11, the prints saying 3 by 0.43, hard set g4/safety-923-hard g020)
+        if passes and agreed and not (alone or paired) and window is not None \
+                and bool(cfg["agreed_pair_veto"]) \
+                and _agreed_contradicted(look, window, best, second, scores):
+            passes = False
         return best, gap, bool(passes), bool(cut)
 
     # (cell, value, confidence, the window it was read in) passing each test
@@ -2638,6 +2651,59 @@ def holes_read(look: GridLook, window: np.ndarray, scores: np.ndarray, best: int
         return False
     other = second if knn_value == best else best
     return bool(pair_score(look, window, knn_value, other) > -float(cfg["holes_pair_against"]))
+
+
+def _agreed_contradicted(look: GridLook, window: np.ndarray, best: int, second: int,
+                         scores: np.ndarray) -> bool:
+    """Whether a close call the nearest calibration card settled for ``best`` is contradicted
+    by the two values' prints laid on the card (:func:`close_pair_score`): they say ``second``
+    by as much as reading ``second`` over ``best`` would ask (:func:`_pair_needed`).
+
+    A dim 3 fitted the 5's templates 0.85 and its own 0.80, and the nearest calibration card
+    said 5: read as 5 at 0.11, while the pips compared where the two prints differ said 3 by
+    0.43, over the 0.25 asked (hard set /tmp/g4/safety-923-hard g020 (2, 0), main ecaa2a0).
+    Two witnesses each way: declined, never read as the second."""
+    s = close_pair_score(look, window, best, second, scores)
+    return bool(np.isfinite(s)) and bool(-s >= _pair_needed(look, second, best))
+
+
+def _mean_fit(look: GridLook, window: np.ndarray, value: int) -> float:
+    """How well ``value``'s mean print fits the card in ``window`` (the best correlation of
+    either way up, anywhere in the window); NaN when calibration saw no card of that value."""
+    fits = []
+    for turned in (False, True):
+        mean = _value_mean(look, value, turned)
+        if mean is None or window.shape[0] < mean.shape[0] or window.shape[1] < mean.shape[1]:
+            continue
+        res = cv2.matchTemplate(np.asarray(window, np.float32), mean, cv2.TM_CCOEFF_NORMED)
+        fits.append(float(res.max()))
+    return max(fits) if fits else float("nan")
+
+
+def _unpaired_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int) -> bool:
+    """Whether a value its templates read alone is put in doubt, where :func:`_alone_doubted`
+    cannot judge: the nearest calibration card names another value, the two values' prints
+    cannot be laid on one card (every :func:`pair_score` NaN, though calibration learnt where
+    both lie on their cards), and that value's mean print, laid alone, fits the card at least
+    ``unpaired_mean_lead`` better than ``best``'s does.
+
+    The templates are single calibration cards' prints, and the best of six may fit a card
+    half under a hand by chance: other art h11352 g010, a turned 5 whose right half lay under
+    a hand, a 3's template fitting 0.75 (the 5's not among the best two), while the nearest
+    calibration card said 5 and the 5's mean print fitted 0.66 against the 3's 0.57. Two
+    witnesses (the nearest card and the mean prints) against one (the best template)."""
+    if knn_value in (best, PRINT_ONLY) or knn_value < 0 or look.print_offsets.shape != (6, 2) \
+            or not np.isfinite(look.print_offsets[[best, knn_value]]).all():
+        return False  # (a calibration stored before the pairwise step: as before)
+    ways = []
+    for value in (best, knn_value):
+        turned = _lies_turned(look, window, value)
+        ways.append([turned] if turned is not None else [False, True])
+    if any(np.isfinite(pair_score(look, window, best, knn_value, ways=(ta, tb)))
+           for ta in ways[0] for tb in ways[1]):
+        return False  # the two prints laid on the card judge it (_alone_doubted)
+    lead = _mean_fit(look, window, knn_value) - _mean_fit(look, window, best)
+    return bool(lead >= float(section("grid")["unpaired_mean_lead"]))
 
 
 def pair_beats(look: GridLook, window: np.ndarray, a: int, b: int) -> bool:
