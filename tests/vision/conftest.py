@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from companion.config import Config
-from vision import grid
 from vision.calibration import Calibration, calibrate
+from vision.grid import geometry
 from vision.synth import calibration_examples, write_dataset
 from vision.synth.scenes import Style
 
@@ -47,7 +47,7 @@ def _plain_orientation_votes(img: np.ndarray) -> np.ndarray:
     as :func:`vision.grid.area_features` counted them before it worked in place and took its
     bins from a table (the angle folded onto 0..180 degrees, the wrap-around bin fixed by
     masks): the reference the cheaper ways must equal bit for bit."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     mag, ang = cv2.cartToPolar(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1),
                                cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1), angleInDegrees=True)

@@ -4,7 +4,8 @@ the markers' area is kept (and read) when the cards lie in their cells' middles 
 On the clean "unseen" sets 16 pictures were asked whole as astray that read right at the
 markers' area: own art's cards are narrow (0.7 of a cell wide), the passes chose boxes 0.8-0.92
 of a cell wide and swung from one side of the cards to the other; cream cards on a lilac cloth
-have faint outlines against their print. :func:`vision.grid._markers_hold` asks, at every card
+have faint outlines against their print. :func:`vision.grid.registration._markers_hold` asks, at
+every card
 size, whether each box strong enough to vote scores at its cell's middle nearly as well as
 anywhere in its search window. The passes are replaced here by one that always says astray, so
 only that check decides.
@@ -17,6 +18,7 @@ import numpy as np
 import pytest
 
 from vision import grid
+from vision.grid import geometry, registration
 
 SCALE = 2.0  # picture pixels per area pixel
 X0, Y0 = 400.0, 40.0  # where the markers put the area's top-left corner in the picture
@@ -30,7 +32,7 @@ def _picture(cards: list[tuple[int, int]], off: tuple[float, float] = (0.0, 0.0)
     face inside it and a white digit, on a green table, each card ``off`` (cells, x and y) from
     its cell's middle, and ``shear`` of a cell farther right per row down (a fourth marker
     guessed wrong). Each card a little askew of the next (its own small shift)."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     image = np.full((720, 1280, 3), (60, 150, 110), np.uint8)
     rng = np.random.default_rng(7)
     for k, (r, c) in enumerate(cards):
@@ -58,7 +60,7 @@ def passes_astray(monkeypatch: pytest.MonkeyPatch) -> None:
                ) -> tuple[np.ndarray, bool, bool]:
         return place, False, True
 
-    monkeypatch.setattr(grid, "_register_checked", astray)
+    monkeypatch.setattr(registration, "_register_checked", astray)
 
 
 @pytest.mark.usefixtures("passes_astray")

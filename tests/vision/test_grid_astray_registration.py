@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from vision import grid
+from vision.grid import geometry, registration
 
 IMAGE = np.zeros((720, 1280, 3), np.uint8)  # no print anywhere: the printed re-ask finds none
 PLACE = np.array([[1.0, 0.0, -500.0], [0.0, 1.0, -150.0], [0.0, 0.0, 1.0]])  # image -> area
@@ -41,7 +42,7 @@ MAT_BOXES = [
 
 
 def _middles() -> np.ndarray:
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     return np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
 
 
@@ -49,7 +50,7 @@ def _fixed_boxes(monkeypatch: pytest.MonkeyPatch,
                  boxes: list[tuple[float, float, float]]) -> None:
     """card_outlines finding these boxes (offsets at ``PLACE``) in the picture, wherever a
     pass looks from."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     at = _middles() + np.array([(dx * w, dy * h) for dx, dy, _ in boxes])
     strength = np.array([s for _, _, s in boxes], np.float64)
     in_image = at - PLACE[:2, 2]  # PLACE is a shift
@@ -59,7 +60,7 @@ def _fixed_boxes(monkeypatch: pytest.MonkeyPatch,
         pts = np.c_[in_image, np.ones(25)] @ place.T
         return pts[:, :2] / pts[:, 2:], strength.copy(), (36, 56)
 
-    monkeypatch.setattr(grid, "card_outlines", outlines)
+    monkeypatch.setattr(registration, "card_outlines", outlines)
 
 
 def _passes(monkeypatch: pytest.MonkeyPatch,
@@ -67,7 +68,7 @@ def _passes(monkeypatch: pytest.MonkeyPatch,
             later: dict[int, tuple[float, float, float]]) -> None:
     """card_outlines finding ``first``'s boxes (offsets at ``PLACE``) on the first pass and
     ``later``'s (offsets from the middles of the area it is asked about) on every pass after."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     middles = _middles()
     calls = [0]
 
@@ -85,7 +86,7 @@ def _passes(monkeypatch: pytest.MonkeyPatch,
             at = pts[:, :2] / pts[:, 2:]
         return at, strength, (44, 60)
 
-    monkeypatch.setattr(grid, "card_outlines", outlines)
+    monkeypatch.setattr(registration, "card_outlines", outlines)
 
 
 def test_a_column_of_empty_cells_does_not_outvote_the_cards_at_the_markers_area(
@@ -94,7 +95,7 @@ def test_a_column_of_empty_cells_does_not_outvote_the_cards_at_the_markers_area(
     _fixed_boxes(monkeypatch, MAT_BOXES)
     out, confirmed, astray = grid.register_checked(IMAGE, PLACE)
     assert confirmed and not astray
-    assert grid._move(PLACE, out) < 0.15
+    assert registration._move(PLACE, out) < 0.15
 
 
 # other art 3503 g002: the cards at (1, 2), (2, 1), (2, 2); (1, 1) is an empty cell boxed
@@ -111,7 +112,7 @@ def test_a_later_pass_whose_boxes_all_lie_in_their_middles_confirms(
     _passes(monkeypatch, FIRST_3503, LATER_3503)
     out, confirmed, astray = grid.register_checked(IMAGE, PLACE)
     assert confirmed and not astray
-    assert 0.15 < grid._move(PLACE, out) < 0.3
+    assert 0.15 < registration._move(PLACE, out) < 0.3
 
 
 def test_a_later_pass_with_three_cards_in_their_middles_confirms(
@@ -126,7 +127,7 @@ def test_a_later_pass_with_three_cards_in_their_middles_confirms(
     _passes(monkeypatch, first, later)
     out, confirmed, astray = grid.register_checked(IMAGE, PLACE)
     assert confirmed and not astray
-    assert grid._move(PLACE, out) > 0.15
+    assert registration._move(PLACE, out) > 0.15
 
 
 def test_a_later_pass_with_a_card_off_its_middle_is_still_astray(
@@ -152,7 +153,7 @@ def test_cards_agreeing_off_the_markers_area_still_outvote_the_empty_cells_in_it
     _fixed_boxes(monkeypatch, boxes)
     out, confirmed, astray = grid.register_checked(IMAGE, PLACE)
     assert confirmed and not astray
-    w, _ = grid._cell_size()
+    w, _ = geometry._cell_size()
     shift = cv2.perspectiveTransform(_middles()[12].reshape(1, 1, 2),
                                      PLACE @ np.linalg.inv(out)).ravel() - _middles()[12]
     assert shift[0] / w == pytest.approx(0.3, abs=0.05)
@@ -161,7 +162,7 @@ def test_cards_agreeing_off_the_markers_area_still_outvote_the_empty_cells_in_it
 def _narrow_cards_picture() -> tuple[np.ndarray, np.ndarray]:
     """Own art s3406 g029 drawn plainly: coloured card faces 0.68 of a cell wide on white card
     paper 0.84 wide, on a tan table, laid 7 % farther apart across than the markers' cells."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     scale = 2.0  # picture pixels per area pixel
     image = np.full((720, 1280, 3), (120, 160, 185), np.uint8)
     x0, y0 = 400.0, 40.0
@@ -186,7 +187,7 @@ def test_cards_narrower_than_the_narrowest_box_once_corrected_still_settle() -> 
     out, confirmed, astray = grid.register_checked(image, place)
     assert confirmed and not astray
     # the correction spreads the columns apart by the cards' own spacing
-    w, _ = grid._cell_size()
+    w, _ = geometry._cell_size()
     left = cv2.perspectiveTransform(_middles()[5].reshape(1, 1, 2),
                                     place @ np.linalg.inv(out)).ravel()[0] / w
     assert left == pytest.approx(0.5 - 2 * 0.07, abs=0.05)

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("cv2")
 
 from tests.vision.grid_area import board
-from vision import grid
+from vision.grid import groups
 from vision.thresholds import section
 
 
@@ -21,7 +21,7 @@ def _board(rows: list[str]) -> tuple[list[int | None], list[float]]:
 
 def _asked(rows: list[str], reach: int = 1) -> set[tuple[int, int]]:
     values, confs = _board(rows)
-    return {divmod(i, 5) for i in grid._beside_unread(values, confs, reach)}
+    return {divmod(i, 5) for i in groups._beside_unread(values, confs, reach)}
 
 
 def test_held_out_hand_over_two_cards_is_asked() -> None:

@@ -13,6 +13,8 @@ from tests.vision.grid_area import area as _area
 from tests.vision.grid_area import learnt_templates, scored_alike
 from vision import grid
 from vision.calibration import Calibration
+from vision.grid import geometry, judge
+from vision.grid import templates as grid_templates
 from vision.synth import random_grid
 from vision.synth.scenes import Style, render_grid
 from vision.thresholds import section
@@ -25,7 +27,7 @@ PIPS = {0: [], 1: [(0.5, 0.5)], 2: [(0.25, 0.2), (0.75, 0.8)],
 
 def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0) -> np.ndarray:
     """A pip card's grey cell (a ring for 0), a little noise on it."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     card = np.full((h, w), 215, np.uint8)
     cv2.rectangle(card, (2, 2), (w - 3, h - 3), 120, 1)
     if value == 0:
@@ -61,10 +63,10 @@ def test_the_middle_pip_tells_a_four_from_a_five_both_ways(pip_look: grid.GridLo
     needed = float(section("grid")["min_pair_gap"])
     for truth, other in ((4, 5), (5, 4)):
         for shift in (0, 2):
-            window = grid._window(_area({(1, 1): _card(truth, rng, shift, -shift)}), 1, 1)
+            window = geometry._window(_area({(1, 1): _card(truth, rng, shift, -shift)}), 1, 1)
             th, tw = pip_look.templates.shape[1:]
             views = sliding_window_view(window.astype(np.float32), (th, tw))
-            gap = grid._pair_gap(pip_look, views, _placed(pip_look, window, truth),
+            gap = grid_templates._pair_gap(pip_look, views, _placed(pip_look, window, truth),
                                  _placed(pip_look, window, other))
             assert gap >= needed + 0.2, (truth, shift, gap)
 
@@ -74,7 +76,7 @@ def test_the_gap_is_always_between_two_full_size_scores(pip_look: grid.GridLook)
     # correlated at full size, never left at -1 (which made any gap look wide)
     rng = np.random.default_rng(8)
     g = _area({(0, c): _card(v, rng) for c, v in enumerate((0, 1, 3, 5))})
-    windows = [grid._window(g, 0, c) for c in range(4)]
+    windows = [geometry._window(g, 0, c) for c in range(4)]
     scores = grid.match_windows(pip_look, windows)
     second = np.sort(scores, axis=1)[:, -2]
     assert (second > -1.0).all(), scores
@@ -90,16 +92,19 @@ def test_a_middling_fit_is_not_trusted_over_a_value_cut_at_the_edge(
     image = render_grid(style, cells, rng)
     look = calibration.grid
     scores = [0.55, 0.6, -1.0, 0.78, -1.0, 0.6]
-    monkeypatch.setattr(grid, "match_windows", scored_alike(scores, edge=5))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(scores, edge=5))
+    monkeypatch.setattr(grid_templates, "match_windows", judge.match_windows)
     cut = grid.read_grid(image, look)
-    monkeypatch.setattr(grid, "match_windows", scored_alike(scores, edge=None))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(scores, edge=None))
+    monkeypatch.setattr(grid_templates, "match_windows", judge.match_windows)
     whole = grid.read_grid(image, look)
     cards = [(r, c) for r in range(5) for c in range(5) if cells[r][c] is not None]
     assert all(cut.confidence[r][c] == 0 for r, c in cards)
     assert any(whole.cells[r][c] == 3 and whole.confidence[r][c] > 0 for r, c in cards)
     # a strong fit stands even so
     strong = [0.55, 0.6, -1.0, 0.9, -1.0, 0.6]
-    monkeypatch.setattr(grid, "match_windows", scored_alike(strong, edge=5))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(strong, edge=5))
+    monkeypatch.setattr(grid_templates, "match_windows", judge.match_windows)
     sure = grid.read_grid(image, look)
     assert any(sure.cells[r][c] == 3 and sure.confidence[r][c] > 0 for r, c in cards)
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision import grid
+from vision.grid import colours, empty
+from vision.grid import table as grid_table
 
 MAT = np.array((201, 214, 222), np.float32)  # a cream mat, white-balanced (BGR)
 
@@ -42,8 +44,8 @@ def _look(bare_texture: float) -> grid.GridLook:
 def test_cells_as_rough_as_calibrations_bare_cells_are_empty() -> None:
     table = [_patch(MAT, 0.4, k) for k in range(16)]  # the mat's plain margin: very smooth
     cells = [_patch(MAT, 2.5, 100 + k) for k in range(6)]
-    textures = grid._stats(cells)[2]
-    limit_here = grid._texture_limit(float(np.median(grid._stats(table)[2])))
+    textures = grid_table._stats(cells)[2]
+    limit_here = empty._texture_limit(float(np.median(grid_table._stats(table)[2])))
     assert (textures > limit_here).all(), "rougher than this picture's table allows"
     sure = grid.surely_empty(cells, list(range(6)), table, _look(float(np.median(textures))))
     assert set(sure) == set(range(6))
@@ -53,7 +55,7 @@ def test_cards_and_rougher_cells_are_still_refused() -> None:
     table = [_patch(MAT, 0.4, k) for k in range(16)]
     cells = [_patch(MAT, 2.5, 100)] + [_patch(MAT, 2.5, 200 + k, digit=True) for k in range(3)] \
         + [_patch(MAT, 9.0, 300 + k) for k in range(2)]
-    look = _look(float(grid._stats(cells[:1])[2][0]))
+    look = _look(float(grid_table._stats(cells[:1])[2][0]))
     sure = grid.surely_empty(cells, list(range(6)), table, look)
     assert set(sure) == {0}
     # without a calibration texture (an old calibration file), this picture's table decides
@@ -80,21 +82,21 @@ def _striped(seed: int) -> np.ndarray:
 def _paper_look() -> grid.GridLook:
     look = _look(30.0)
     look.bare = np.array([LAVENDER], np.float32)
-    look.value_colours = np.tile(grid._colour_key(PAPER)[0], (6, 1)).astype(np.float32)
+    look.value_colours = np.tile(colours._colour_key(PAPER)[0], (6, 1)).astype(np.float32)
     look.value_spread = np.full(6, 3.0, np.float32)
     return look
 
 
 def test_plain_cells_nearer_paper_are_judged_by_their_pixels() -> None:
     table = [_striped(k) for k in range(16)]
-    ref = np.median(grid._stats(table)[1], axis=0)  # the colour the cells are held to
+    ref = np.median(grid_table._stats(table)[1], axis=0)  # the colour the cells are held to
     lit = ref + 0.6 * (PAPER - ref)  # a lamp: the bare cloth's median moved towards grey
     cells = [_patch(lit, 1.0, 100 + k) for k in range(4)]
     look = _paper_look()
-    px, medians, _ = grid._stats(cells)
-    assert grid._like(px, ref, 0.07).mean() > 0  # (the tolerance is widened: stripes)
-    assert grid._card_coloured(medians, ref, look).all(), "nearer the cards' colour"
-    assert (grid._like(px, ref) >= 0.9).all(), "at the plain tolerance, the surface's colour"
+    px, medians, _ = grid_table._stats(cells)
+    assert empty._like(px, ref, 0.07).mean() > 0  # (the tolerance is widened: stripes)
+    assert empty._card_coloured(medians, ref, look).all(), "nearer the cards' colour"
+    assert (empty._like(px, ref) >= 0.9).all(), "at the plain tolerance, the surface's colour"
     sure = grid.surely_empty(cells, list(range(4)), table, look)
     assert set(sure) == set(range(4))
 

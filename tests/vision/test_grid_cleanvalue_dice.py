@@ -15,6 +15,7 @@ import pytest
 from tests.vision.grid_area import area as _area
 from tests.vision.grid_area import print_look, scored_alike
 from vision import grid
+from vision.grid import geometry, judge, pairs, templates
 from vision.thresholds import section
 
 # dice pips, each value's the same turned by 180 degrees about the pips' middle
@@ -30,7 +31,7 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
     its pips, which lie 3 pixels below the card's middle (so a turned card's pips lie above
     it, as own art 10703's do: where the print lies on its card matters, its way up does
     not)."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     card: np.ndarray = np.full((h, w), 215, np.uint8)
     cv2.rectangle(card, (2, 2), (w - 3, h - 3), 120, 1)
     if value == 0:
@@ -68,19 +69,19 @@ def dice_look() -> grid.GridLook:
 def test_dice_prints_have_no_way_up_and_the_card_does_not_tell_it(
         dice_look: grid.GridLook) -> None:
     rng = np.random.default_rng(32)
-    three = grid._window(_area({(2, 2): _card(3, rng)}), 2, 2)
+    three = geometry._window(_area({(2, 2): _card(3, rng)}), 2, 2)
     for v in (3, 4, 5):
-        assert grid._no_way_up(dice_look, v)
-        assert grid._lies_turned(dice_look, three, v) is None
+        assert pairs._no_way_up(dice_look, v)
+        assert pairs._lies_turned(dice_look, three, v) is None
 
 
 def test_a_dice_close_call_is_scored_every_way_up(dice_look: grid.GridLook) -> None:
     # before: the card did not say which way up it lay, so the step gave no score (NaN)
     rng = np.random.default_rng(33)
     for dx, dy, turned in ((0, 0, False), (0, 0, True), (2, -1, False), (-2, 2, True)):
-        three = grid._window(_area({(2, 2): _card(3, rng, dx, dy, turned)}), 2, 2)
-        five = grid._window(_area({(2, 2): _card(5, rng, dx, dy, turned)}), 2, 2)
-        four = grid._window(_area({(2, 2): _card(4, rng, dx, dy, turned)}), 2, 2)
+        three = geometry._window(_area({(2, 2): _card(3, rng, dx, dy, turned)}), 2, 2)
+        five = geometry._window(_area({(2, 2): _card(5, rng, dx, dy, turned)}), 2, 2)
+        four = geometry._window(_area({(2, 2): _card(4, rng, dx, dy, turned)}), 2, 2)
         assert grid.pair_score(dice_look, three, 3, 5) >= 0.3
         assert grid.pair_score(dice_look, five, 3, 5) <= -0.3
         assert grid.pair_score(dice_look, five, 5, 4) >= 0.3
@@ -102,11 +103,12 @@ def test_a_dice_close_call_is_read_the_way_the_pips_say(
     # card and the templates) are not read as 3
     scores = [-1.0, -1.0, -1.0, 0.86, -1.0, 0.85]
     assert scores[3] - scores[5] < float(section("grid")["min_gap_agreed"])
-    monkeypatch.setattr(grid, "match_windows", scored_alike(scores))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(scores))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     rng = np.random.default_rng(34)
     for turned in (False, True):
         g = _area({(0, c): _card(v, rng, turned=turned) for c, v in enumerate([3, 5, 3, 5])})
-        windows = [grid._window(g, 0, c) for c in range(4)]
+        windows = [geometry._window(g, 0, c) for c in range(4)]
         values, _, _ = grid.classify(dice_look, np.zeros((4, 4), np.float32), windows=windows)
         assert values == [3, None, 3, None]
 
@@ -116,7 +118,7 @@ def test_ways_up_that_disagree_give_nothing_either_way(
     # own art 9901 g005: a 3 said 3 by 0.38 laid one way and 5 by 0.32 the other. The score
     # is the one nearest nothing: 0 when the ways name different values, so neither the best
     # value nor the second is read; ways whose prints do not fit the card (NaN) do not count
-    window = grid._window(_area({(0, 0): _card(3, np.random.default_rng(35))}), 0, 0)
+    window = geometry._window(_area({(0, 0): _card(3, np.random.default_rng(35))}), 0, 0)
     for ways, expected in (({(False, False): 0.38, (True, True): -0.32}, 0.0),
                            ({(False, False): 0.38, (True, True): 0.31}, 0.31),
                            ({(False, False): -0.45, (True, True): -0.36}, -0.36),
@@ -125,8 +127,9 @@ def test_ways_up_that_disagree_give_nothing_either_way(
                  way: tuple[bool, bool] | None = None, table: dict = ways) -> float:
             return table.get(way, float("nan")) if way is not None else float("nan")
 
-        monkeypatch.setattr(grid, "pair_score", laid)
-        assert grid._pair_score_any_way_up(dice_look, window, 3, 5, None, None) == expected
+        monkeypatch.setattr(judge, "pair_score", laid)
+        monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
+        assert pairs._pair_score_any_way_up(dice_look, window, 3, 5, None, None) == expected
     # a print with a way up (not the same turned) that the card does not tell: no score
     monkeypatch.undo()
     monkeypatch.setitem(section("grid"), "pair_symmetric_fit", 1.01)

@@ -13,6 +13,7 @@ import pytest
 from tests.vision.grid_area import learnt_templates
 from tests.vision.test_grid_wrong_faint_print import _area, _card
 from vision import grid
+from vision.grid import geometry
 from vision.thresholds import section
 
 
@@ -32,7 +33,7 @@ def _classify(look: grid.GridLook, shifted_near: bool) -> tuple[int | None, floa
     0.1 of the 2's."""
     rng = np.random.default_rng(9)
     g = _area({(1, 1): _card(2, rng)})
-    windows = [grid._window(g, r, c) for r in range(5) for c in range(5)]
+    windows = [geometry._window(g, r, c) for r in range(5) for c in range(5)]
     feats = np.zeros((25, 6), np.float32)
     feats[6] = np.eye(6, dtype=np.float32)[2] + np.array([0, 0, 0, 0, 0, 0.6], np.float32)
     asked: list[list[int]] = []
@@ -62,7 +63,7 @@ def test_a_cell_like_no_card_from_anywhere_near_stays_asked(look: grid.GridLook)
 
 def test_shifted_features_are_the_cells_features_taken_off_by_that_much() -> None:
     rng = np.random.default_rng(4)
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     m = 20
     big = rng.integers(0, 255, (5 * h + 2 * m, 5 * w + 2 * m, 3)).astype(np.uint8)
     big = np.asarray(cv2.GaussianBlur(big, (0, 0), 2.0))  # a picture's smooth changes

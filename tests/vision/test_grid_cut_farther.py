@@ -15,6 +15,7 @@ import pytest
 
 from vision import grid
 from vision.calibration import Calibration
+from vision.grid import geometry, judge, templates
 from vision.synth import random_grid
 from vision.synth.scenes import Style, render_grid
 from vision.thresholds import section
@@ -24,7 +25,7 @@ def _fake_match(near: list[float], near_edge: int, far: list[float], far_edge: i
                 seen: list[tuple[int, int]]) -> Any:
     """Fixed scores: ``near`` with ``near_edge`` on its edge for the usual windows, ``far``
     (``far_edge``) for windows reaching farther; ``seen`` records each call's window shape."""
-    h = grid._cell_size()[1] + 2 * grid.SEARCH
+    h = geometry._cell_size()[1] + 2 * grid.SEARCH
 
     def match(look: grid.GridLook, windows: list[np.ndarray],
               pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
@@ -58,10 +59,11 @@ def test_a_value_far_behind_on_the_edge_no_longer_leaves_the_card_asked(
         calibration: Calibration) -> None:
     image, cards = picture
     seen: list[tuple[int, int]] = []
-    monkeypatch.setattr(grid, "match_windows", _fake_match(SCORES, 5, SCORES, 5, seen))
+    monkeypatch.setattr(judge, "match_windows", _fake_match(SCORES, 5, SCORES, 5, seen))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     obs = grid.read_grid(image, calibration.grid)
     assert any(obs.cells[r][c] == 3 and obs.confidence[r][c] > 0 for r, c in cards)
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     extra = grid.SEARCH + int(section("grid")["cut_search_extra"])
     assert (h + 2 * extra, w + 2 * extra) in seen  # looked for again, farther
 
@@ -73,7 +75,8 @@ def test_a_value_compared_at_full_size_on_the_farther_edge_still_declines(
     # the farther window too, it is trusted no less than before, and the cards are asked
     image, cards = picture
     far = [0.55, 0.5, -1.0, 0.78, -1.0, 0.6]
-    monkeypatch.setattr(grid, "match_windows", _fake_match(SCORES, 5, far, 5, []))
+    monkeypatch.setattr(judge, "match_windows", _fake_match(SCORES, 5, far, 5, []))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     obs = grid.read_grid(image, calibration.grid)
     assert all(obs.confidence[r][c] == 0 for r, c in cards)
 
@@ -85,6 +88,7 @@ def test_a_value_that_fits_better_farther_out_wins_nothing(
     # read, and the 5 is not read from the second look either (it was never the one asked)
     image, cards = picture
     far = [0.55, 0.5, -1.0, 0.7, -1.0, 0.9]
-    monkeypatch.setattr(grid, "match_windows", _fake_match(SCORES, 5, far, None, []))
+    monkeypatch.setattr(judge, "match_windows", _fake_match(SCORES, 5, far, None, []))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     obs = grid.read_grid(image, calibration.grid)
     assert all(obs.confidence[r][c] == 0 for r, c in cards)

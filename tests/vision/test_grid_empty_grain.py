@@ -11,6 +11,8 @@ import cv2
 import numpy as np
 
 from vision import grid
+from vision.grid import empty
+from vision.grid import table as grid_table
 
 PINE = np.array((120, 170, 215), np.float32)  # white-balanced pale wood (BGR)
 
@@ -42,13 +44,13 @@ def _noise(seed: int, spread: float) -> np.ndarray:
 
 
 def _texture(cells: list[np.ndarray]) -> np.ndarray:
-    return np.asarray(grid._stats(cells)[2])
+    return np.asarray(grid_table._stats(cells)[2])
 
 
 def test_a_bare_cell_over_stronger_grain_is_surely_empty() -> None:
     table = [_wood(k) for k in range(16)]
     cells = [_wood(100 + k, strength=0.09) for k in range(3)]
-    limit = grid._texture_limit(float(np.median(_texture(table))))
+    limit = empty._texture_limit(float(np.median(_texture(table))))
     assert (_texture(cells) > limit * 1.1).all()  # rougher than the texture limit allows
     assert set(grid.surely_empty(cells, [0, 1, 2], table)) == {0, 1, 2}
 
@@ -57,17 +59,17 @@ def test_a_card_of_the_tables_colour_on_grain_is_not_empty() -> None:
     table = [_wood(k) for k in range(16)]
     cells = [_wood(100, strength=0.09, print_="pip"), _wood(101, print_="outline"),
              _wood(102, strength=0.09, print_="outline")]
-    limit = grid._texture_limit(float(np.median(_texture(table))))
+    limit = empty._texture_limit(float(np.median(_texture(table))))
     assert (_texture(cells) > limit).all()  # the new path is asked about each of them
     assert grid.surely_empty(cells, [0, 1, 2], table) == {}
-    assert not grid._along_the_grain(cells, table).any()
+    assert not empty._along_the_grain(cells, table).any()
 
 
 def test_without_one_direction_a_rougher_cell_is_still_asked() -> None:
     # felt or mottled tables vary every way: texture along "the grain" tells nothing there
     table = [_noise(k, 0.05) for k in range(16)]
     rough = [_noise(100 + k, 0.12) for k in range(3)]
-    limit = grid._texture_limit(float(np.median(_texture(table))))
+    limit = empty._texture_limit(float(np.median(_texture(table))))
     assert (_texture(rough) > limit).all()
     assert grid.surely_empty(rough, [0, 1, 2], table) == {}
-    assert not grid._along_the_grain(rough, table).any()
+    assert not empty._along_the_grain(rough, table).any()

@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision import grid
+from vision.grid import colours as grid_colours
+from vision.grid import empty
 
 LAVENDER = np.array((244, 216, 227), np.float32)  # white-balanced mat (BGR), as measured
 PAPER = np.array((228, 238, 238), np.float32)  # the cards' middles in that picture
@@ -37,7 +39,7 @@ def _look_with_white_cards() -> grid.GridLook:
     # nothing empty once the table is three times rougher than calibration saw
     look.bare_texture = 60.0
     colours = np.full((6, 4), np.nan, np.float32)
-    colours[:] = grid._colour_key(PAPER)[0]
+    colours[:] = grid_colours._colour_key(PAPER)[0]
     look.value_colours = colours
     look.value_spread = np.full(6, 3.0, np.float32)
     return look
@@ -57,15 +59,15 @@ def test_white_cards_on_a_noisy_lavender_mat_are_not_surely_empty() -> None:
 def test_card_coloured_speaks_only_where_paper_and_surface_differ() -> None:
     look = _look_with_white_cards()
     medians = np.array([PAPER, LAVENDER, (241, 221, 230)], np.float32)
-    near = grid._card_coloured(medians, LAVENDER, look)
+    near = empty._card_coloured(medians, LAVENDER, look)
     assert near.tolist() == [True, False, False]
     # cards of the surface's own colour: nothing to tell, the other tests decide
     same = grid.GridLook()
-    same.value_colours = np.tile(grid._colour_key(LAVENDER)[0], (6, 1)).astype(np.float32)
+    same.value_colours = np.tile(grid_colours._colour_key(LAVENDER)[0], (6, 1)).astype(np.float32)
     same.value_spread = np.full(6, 3.0, np.float32)
-    assert not grid._card_coloured(np.array([LAVENDER], np.float32), LAVENDER, same).any()
+    assert not empty._card_coloured(np.array([LAVENDER], np.float32), LAVENDER, same).any()
     # no calibration colours (an old calibration file): no opinion
-    assert not grid._card_coloured(medians, LAVENDER, grid.GridLook()).any()
+    assert not empty._card_coloured(medians, LAVENDER, grid.GridLook()).any()
 
 
 def test_peers_half_cards_do_not_excuse_a_stray_cell() -> None:
@@ -73,7 +75,7 @@ def test_peers_half_cards_do_not_excuse_a_stray_cell() -> None:
     # fewer bare cells than cards among the peers: their median is the cards' own colour
     medians = np.array([LAVENDER] * 6 + [PAPER] * 10, np.float32)
     bare = np.ones(16, bool)
-    stray = grid._strays(medians, table_hue, bare)
+    stray = empty._strays(medians, table_hue, bare)
     assert stray[6:].all(), "paper cells excused by the other cards passing for the table"
     assert not stray[:6].any()
 
@@ -83,7 +85,7 @@ def test_a_lamp_moving_every_bare_cell_still_excuses_them() -> None:
     # peers speak for the lamp, as before
     lit = np.array((230, 222, 236), np.float32)
     medians = np.array([lit] * 10, np.float32)
-    assert not grid._strays(medians, LAVENDER, np.ones(10, bool)).any()
+    assert not empty._strays(medians, LAVENDER, np.ones(10, bool)).any()
 
 
 def test_paper_of_nearly_the_surfaces_colour_never_counts() -> None:
@@ -94,13 +96,13 @@ def test_paper_of_nearly_the_surfaces_colour_never_counts() -> None:
     linen = np.array((200, 215, 225), np.float32)
     cream = np.array((196, 214, 229), np.float32)
     look = grid.GridLook()
-    look.value_colours = np.tile(grid._colour_key(cream)[0], (6, 1)).astype(np.float32)
+    look.value_colours = np.tile(grid_colours._colour_key(cream)[0], (6, 1)).astype(np.float32)
     look.value_spread = np.full(6, 3.0, np.float32)
     between = np.array([(197, 214, 228)], np.float32)
-    card = grid._colour_key(cream)[0]
-    key = grid._colour_key(between)[0]
-    assert np.linalg.norm(key - card) < np.linalg.norm(key - grid._colour_key(linen)[0])
-    assert not grid._card_coloured(between, linen, look).any()
+    card = grid_colours._colour_key(cream)[0]
+    key = grid_colours._colour_key(between)[0]
+    assert np.linalg.norm(key - card) < np.linalg.norm(key - grid_colours._colour_key(linen)[0])
+    assert not empty._card_coloured(between, linen, look).any()
 
 
 def test_a_table_far_rougher_than_calibration_saw_calls_nothing_empty() -> None:
@@ -118,8 +120,8 @@ def test_a_table_far_rougher_than_calibration_saw_calls_nothing_empty() -> None:
 
 
 def test_noise_gate_margins() -> None:
-    assert grid._too_noisy(112.5, 11.4)  # h10631 g003
-    assert grid._too_noisy(75.1, 7.4)  # h10816 g006, a cream 1 read empty
-    assert not grid._too_noisy(59.4, 42.9)  # the roughest clean table, grained (other art 9421)
-    assert not grid._too_noisy(47.5, 11.4)  # the roughest clean table 3 times calibration's
-    assert not grid._too_noisy(37.8, 3.2)  # a clean mat picture 11.7 times calibration's
+    assert empty._too_noisy(112.5, 11.4)  # h10631 g003
+    assert empty._too_noisy(75.1, 7.4)  # h10816 g006, a cream 1 read empty
+    assert not empty._too_noisy(59.4, 42.9)  # the roughest clean table, grained (other art 9421)
+    assert not empty._too_noisy(47.5, 11.4)  # the roughest clean table 3 times calibration's
+    assert not empty._too_noisy(37.8, 3.2)  # a clean mat picture 11.7 times calibration's

@@ -17,13 +17,16 @@ import pytest
 
 from tests.vision import grid_area
 from vision import grid
+from vision.grid import colours as grid_colours
+from vision.grid import geometry, judge, pairs
+from vision.grid import templates as grid_templates
 from vision.thresholds import section
 
 
 def _card(value: int, rng: np.random.Generator, tilt: float = 0.0) -> np.ndarray:
     """A red-brown card (grey 90) filling its cell, a white frame and a white numeral, turned
     by ``tilt`` degrees."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     card = np.full((h, w), 90, np.uint8)
     cv2.rectangle(card, (1, 1), (w - 2, h - 2), 235, 2)
     cv2.putText(card, str(value), (w // 2 - 13, h // 2 + 15), cv2.FONT_HERSHEY_SIMPLEX, 1.2,
@@ -43,7 +46,7 @@ def _look() -> grid.GridLook:
 
 def _window(value: int, tilt: float) -> np.ndarray:
     """The card's search window: the cell and ``grid.SEARCH`` pixels of table around it."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     window = np.full((h + 2 * grid.SEARCH, w + 2 * grid.SEARCH), 90, np.uint8)
     window[grid.SEARCH:grid.SEARCH + h, grid.SEARCH:grid.SEARCH + w] = _card(
         value, np.random.default_rng(11), tilt)
@@ -60,11 +63,12 @@ def _scores(**by_value: float) -> np.ndarray:
 @pytest.fixture(autouse=True)
 def _pairwise_says_little(monkeypatch: pytest.MonkeyPatch) -> None:
     """The two prints laid on the card lean to neither value (only the holes decide)."""
-    monkeypatch.setattr(grid, "pair_score", lambda look, window, a, b, ways=None: 0.0)
+    monkeypatch.setattr(judge, "pair_score", lambda look, window, a, b, ways=None: 0.0)
+    monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
 
 
 def test_calibration_learns_which_values_have_a_hole() -> None:
-    holed = grid._value_holed(_look())
+    holed = judge._value_holed(_look())
     assert holed[0] == 1 and holed[3] == 0 and holed[5] == 0
 
 
@@ -105,9 +109,11 @@ def test_the_two_prints_laid_on_the_card_may_not_lean_the_other_way(
     scores = _scores(v5=0.82, v0=0.80)
     against = float(section("grid")["holes_pair_against"])
     for lean in (-0.21, -against, float("nan")):
-        monkeypatch.setattr(grid, "pair_score", lambda look, window, a, b, ways=None, s=lean: s)
+        monkeypatch.setattr(judge, "pair_score", lambda look, window, a, b, ways=None, s=lean: s)
+        monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
         assert not grid.holes_read(look, window, scores, 5, 0, knn_value=0), lean
-    monkeypatch.setattr(grid, "pair_score", lambda look, window, a, b, ways=None: -0.07)
+    monkeypatch.setattr(judge, "pair_score", lambda look, window, a, b, ways=None: -0.07)
+    monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
     assert grid.holes_read(look, window, scores, 5, 0, knn_value=0)
 
 
@@ -122,17 +128,20 @@ def _classified(monkeypatch: pytest.MonkeyPatch, value: int, nearest_value: int
     """The cell (1, 1) holding a tilted card of ``value``, nearest to the ``nearest_value``
     calibration card, its templates scoring 5 over 0 by 0.02 and the two prints laid on the
     card saying nothing (pair score 0): only the holes may settle it."""
-    monkeypatch.setattr(grid, "match_windows",
+    monkeypatch.setattr(judge, "match_windows",
                         grid_area.scored_alike([0.80, 0.5, 0.5, 0.5, 0.5, 0.82]))
-    monkeypatch.setattr(grid, "pair_score", lambda look, window, a, b, ways=None: 0.0)
-    monkeypatch.setattr(grid, "colours_confirm", lambda look, colours: [None] * len(colours))
+    monkeypatch.setattr(grid_templates, "match_windows", judge.match_windows)
+    monkeypatch.setattr(judge, "pair_score", lambda look, window, a, b, ways=None: 0.0)
+    monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
+    monkeypatch.setattr(judge, "colours_confirm", lambda look, colours: [None] * len(colours))
+    monkeypatch.setattr(grid_colours, "colours_confirm", judge.colours_confirm)
     look = dataclasses.replace(
         _look(), features=np.concatenate([np.eye(6, dtype=np.float32),
                                           np.zeros((1, 6), np.float32)]),
         classes=np.array([0, 1, 2, 3, 4, 5, grid.EMPTY]), max_distance=1.0,
         pair_floor=np.full((6, 6), -0.4, np.float32))
     g = grid_area.area({(1, 1): _card(value, np.random.default_rng(11), 6.0)})
-    windows = [grid._window(g, r, c) for r in range(5) for c in range(5)]
+    windows = [geometry._window(g, r, c) for r in range(5) for c in range(5)]
     feats = np.zeros((25, 6), np.float32)
     feats[6, nearest_value] = 0.9
     values, confidences, _ = grid.classify(look=look, feats=feats, windows=windows,

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from vision import grid
+from vision.grid import geometry, registration
 
 # (cell, x offset, y offset) of the boxes strong enough to vote; the picture's seven cards are
 # cells 3, 8, 12, 13, 18, 23 and 24, the others are boxes on empty cells beside them
@@ -26,14 +27,14 @@ PLACE = np.array([[1.0, 0.0, -500.0], [0.0, 1.0, -150.0], [0.0, 0.0, 1.0]])  # i
 
 
 def _middles() -> np.ndarray:
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     return np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
 
 
 def _boxes(monkeypatch: pytest.MonkeyPatch, boxes: list[tuple[int, float, float]],
            stretch: tuple[float, float] = (1.0, 1.0)) -> None:
     """card_outlines finding these boxes in the picture, wherever a pass looks from."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     middles = _middles()
     at = np.zeros((25, 2))
     strength = np.zeros(25)
@@ -48,11 +49,11 @@ def _boxes(monkeypatch: pytest.MonkeyPatch, boxes: list[tuple[int, float, float]
         pts = np.c_[in_image, np.ones(25)] @ place.T
         return pts[:, :2] / pts[:, 2:], strength.copy(), (40, 56)
 
-    monkeypatch.setattr(grid, "card_outlines", outlines)
+    monkeypatch.setattr(registration, "card_outlines", outlines)
 
 
 def _moved(a: np.ndarray, b: np.ndarray) -> float:
-    return grid._move(a, b)
+    return registration._move(a, b)
 
 
 def test_scattered_boxes_around_the_markers_area_do_not_lead_it_astray(
@@ -76,16 +77,16 @@ def test_cards_spaced_wider_than_the_cells_are_all_kept() -> None:
     # cards 5 % farther apart across than the markers' cells, a little askew each: one
     # stretch along x brings every box within the tolerance, a shift, turn and scale alone
     # (one scale for both axes) leaves the outer columns out
-    w, _ = grid._cell_size()
+    w, _ = geometry._cell_size()
     middles = _middles()
     centre = middles[12]
     rng = np.random.default_rng(3)
     src = (middles - centre) * (1.05, 1.0) + centre + rng.uniform(-0.03, 0.03, (25, 2)) * w
-    ok = grid._lattice_consensus(src, middles, 0.1 * w)
+    ok = registration._lattice_consensus(src, middles, 0.1 * w)
     assert ok.all()
 
 
 def test_one_box_or_none_agrees_on_nothing() -> None:
     middles = _middles()
-    assert not grid._lattice_consensus(middles[:1], middles[:1], 4.8).any()
-    assert len(grid._lattice_consensus(middles[:0], middles[:0], 4.8)) == 0
+    assert not registration._lattice_consensus(middles[:1], middles[:1], 4.8).any()
+    assert len(registration._lattice_consensus(middles[:0], middles[:0], 4.8)) == 0

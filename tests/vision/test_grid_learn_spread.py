@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision import grid
 from vision.calibration import Calibration
+from vision.grid import learning
 from vision.thresholds import section
 
 
@@ -18,7 +18,7 @@ def test_the_unshifted_rows_are_the_plain_examples(calibration: Calibration) -> 
     look = calibration.grid
     pictures = len(look.features) // 250  # 5 shifts, turned or not, 25 cells
     assert pictures * 250 == len(look.features)
-    rows = grid._unshifted_rows(pictures)
+    rows = learning._unshifted_rows(pictures)
     assert len(rows) == pictures * 25
     # a picture's unshifted cells carry its labels in reading order (top row first)
     for p in range(pictures):
@@ -30,7 +30,7 @@ def test_the_unshifted_rows_are_the_plain_examples(calibration: Calibration) -> 
 def test_the_spread_leaves_each_cell_itself_out(calibration: Calibration) -> None:
     look = calibration.grid
     pictures = len(look.features) // 250
-    rows = grid._unshifted_rows(pictures)
+    rows = learning._unshifted_rows(pictures)
     feats = look.features.astype(np.float64)
     plain = feats[rows]
     d = np.sqrt(((plain[:, None, :] - feats[None, :, :]) ** 2).sum(axis=2))

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision import grid, markers
+from vision.grid import area
 from vision.synth import random_grid
 from vision.synth.scenes import Style, render_grid
 from vision.thresholds import section
@@ -92,14 +93,14 @@ def test_an_id_seen_twice_near_is_not_taken(pictures: list[np.ndarray]) -> None:
 
 def test_the_area_is_found_alike_warm_or_cold(pictures: list[np.ndarray]) -> None:
     for image in pictures:
-        grid._last_seen.markers = None
+        area._last_seen.markers = None
         cold = grid.find_area(image)
         warm = grid.find_area(image)  # found near where the first look found them
-        assert grid._last_seen.markers is not None
+        assert area._last_seen.markers is not None
         for a, b in zip(cold, warm, strict=True):
             assert np.array_equal(a, b)
     # after another picture's area (the markers elsewhere): the whole picture is searched
-    grid._last_seen.markers = None
+    area._last_seen.markers = None
     first = grid.find_area(pictures[1])
     grid.find_area(pictures[0])
     again = grid.find_area(pictures[1])
@@ -113,7 +114,7 @@ def test_a_reading_is_the_same_warm_or_cold(style: Style, calibration: object) -
     assert isinstance(calibration, Calibration)
     rng = np.random.default_rng(83)
     image = render_grid(style, random_grid(rng, cards=12), rng)
-    grid._last_seen.markers = None
+    area._last_seen.markers = None
     cold = grid.read_grid(image, calibration.grid)
     warm = grid.read_grid(image, calibration.grid)
     assert warm == cold

@@ -1,6 +1,6 @@
 """Robot Master grid registration, pale cards on a pale table: a confirmed correction that
 moves the area far (more than ``register_hold_move`` of a cell) is dropped for the markers'
-area when that area holds (:func:`vision.grid._markers_hold`).
+area when that area holds (:func:`vision.grid.registration._markers_hold`).
 
 Other art 10722: the cards' paper is the table's colour, their outlines barely show, and the
 passes' boxes sit on the prints; they agree on a lattice 0.39-0.45 of a cell off and every
@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from vision import grid
+from vision.grid import geometry, registration
 
 SCALE = 2.0  # picture pixels per area pixel
 X0, Y0 = 400.0, 40.0  # where the markers put the area's top-left corner in the picture
@@ -27,7 +28,7 @@ CARDS = [(r, c) for r in range(5) for c in range(5)
 def _picture(off: float = 0.0) -> np.ndarray:
     """White card paper 0.72 of a cell wide and 0.86 high with a coloured face and a digit, on
     a green table, each card ``off`` of a cell right of its cell's middle."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     image = np.full((720, 1280, 3), (60, 150, 110), np.uint8)
     rng = np.random.default_rng(7)
     for k, (r, c) in enumerate(CARDS):
@@ -45,7 +46,7 @@ def _picture(off: float = 0.0) -> np.ndarray:
 
 def _moved(cells: float) -> np.ndarray:
     """The markers' area corrected so every cell's middle moves ``cells`` of a cell right."""
-    w, _ = grid._cell_size()
+    w, _ = geometry._cell_size()
     return np.array([[1, 0, -cells * w], [0, 1, 0], [0, 0, 1]], np.float64) @ PLACE
 
 
@@ -55,14 +56,14 @@ def _passes_confirm(monkeypatch: pytest.MonkeyPatch, cells: float) -> None:
                 ) -> tuple[np.ndarray, bool, bool]:
         return _moved(cells), True, False
 
-    monkeypatch.setattr(grid, "_register_checked", confirm)
+    monkeypatch.setattr(registration, "_register_checked", confirm)
 
 
 def test_a_far_correction_gives_way_to_markers_that_hold(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # main kept the correction 0.42 of a cell off the cards
     _passes_confirm(monkeypatch, 0.42)
-    assert abs(grid._move(PLACE, _moved(0.42)) - 0.42) < 1e-6
+    assert abs(registration._move(PLACE, _moved(0.42)) - 0.42) < 1e-6
     out, confirmed, astray = grid.register_checked(_picture(), PLACE)
     assert confirmed and not astray
     assert np.allclose(out, PLACE)

@@ -15,6 +15,7 @@ import numpy as np
 
 from vision import grid
 from vision.calibration import Calibration
+from vision.grid import area, geometry, outlines
 from vision.synth import random_grid
 from vision.synth.scenes import Style, render_grid
 
@@ -29,9 +30,9 @@ def _blotched(style: Style, calibration: Calibration, seed: int, cards: int
     cells = random_grid(rng, cards=cards)
     image = render_grid(dataclasses.replace(style, mat=False), cells, rng)
     corners, _ = grid.find_area(image)
-    place = grid._area_homography(corners, calibration.grid.inset, 0)
+    place = area._area_homography(corners, calibration.grid.inset, 0)
     to_image = np.linalg.inv(place)
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     out = image.copy()
     for r in range(5):
         for c in range(5):
@@ -59,6 +60,6 @@ def test_blotches_on_the_table_do_not_make_the_area_astray(
 def test_blotches_show_no_print_and_cards_do(style: Style, calibration: Calibration) -> None:
     image, place, cells = _blotched(style, calibration, 46, 8)
     centres, _, size = grid.card_outlines(image, place)
-    ink = grid._card_printed(image, place, centres, size)
+    ink = outlines._card_printed(image, place, centres, size)
     card = np.array([cells[i // 5][i % 5] is not None for i in range(25)])
     assert ink[card].min() > ink[~card].max()

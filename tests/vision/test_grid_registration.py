@@ -11,6 +11,7 @@ import numpy as np
 
 from vision import grid, markers
 from vision.calibration import Calibration
+from vision.grid import area, geometry
 from vision.synth import random_grid
 from vision.synth.scenes import Style, render_grid
 
@@ -27,12 +28,12 @@ def _scene(style: Style, calibration: Calibration, cells: Cells, rng: np.random.
     """A rendered grid and the area the markers and the learnt inset give it."""
     image = render_grid(style, cells, rng)
     corners, _ = grid.find_area(image)
-    return image, grid._area_homography(corners, calibration.grid.inset, 0)
+    return image, area._area_homography(corners, calibration.grid.inset, 0)
 
 
 def _centres(place: np.ndarray) -> np.ndarray:
     """Where the 25 cells' middles lie in the picture under ``place`` (image -> area)."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     mid = np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
     return cv2.perspectiveTransform(mid.reshape(-1, 1, 2), np.linalg.inv(place)).reshape(-1, 2)
 
@@ -55,7 +56,7 @@ def test_an_area_placed_off_true_is_brought_back_onto_its_cards(
     image, place = _scene(style, calibration, random_grid(rng, cards=16), rng)
     true, confirmed = grid.register(image, place)
     assert confirmed
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     # a quarter of a cell across, a sixth down, the area 4 % too wide (the outer column a
     # third of a cell off)
     off = np.array([[1.04, 0, w / 4], [0, 1.0, h / 6], [0, 0, 1]], np.float64) @ true
@@ -104,7 +105,7 @@ def test_cards_agreeing_on_an_area_far_off_the_markers_are_astray(
     image, place = _scene(style, calibration, random_grid(rng, cards=16), rng)
     true, confirmed, astray = grid.register_checked(image, place)
     assert confirmed and not astray
-    w, _ = grid._cell_size()
+    w, _ = geometry._cell_size()
     off = np.array([[1, 0, 0.5 * w], [0, 1, 0], [0, 0, 1]], np.float64) @ true
     kept, confirmed, astray = grid.register_checked(image, off)
     assert not confirmed and astray

@@ -8,6 +8,7 @@ import numpy as np
 from companion.config import Config
 from vision import grid
 from vision.calibration import Calibration
+from vision.grid import geometry
 from vision.synth import random_grid
 from vision.synth.scenes import Style, render_grid
 
@@ -75,7 +76,7 @@ def test_an_empty_cell_like_a_calibration_card_is_not_read_as_empty(
 def test_turned_calibration_cards_are_turned_back_before_averaging(config: Config) -> None:
     # one value, two cards: the second lies turned; its template must match the first's
     g = np.full((300, 300), 200, np.uint8)
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     card = np.full((h, w), 200, np.uint8)
     card[8:20, 10:24] = 30  # a mark near the top: turned, it is near the bottom
     for c, piece in ((0, card), (1, np.rot90(card, 2))):
@@ -85,7 +86,7 @@ def test_turned_calibration_cards_are_turned_back_before_averaging(config: Confi
     cells[0][0] = cells[0][1] = 2
     templates, values, _ = grid.learn_templates([g], [cells])
     mean = templates[0].astype(np.float32)
-    first = grid._template(g, 0, 0).astype(np.float32)
+    first = geometry._template(g, 0, 0).astype(np.float32)
     assert values[0] == 2
     assert np.abs(mean - first).max() < 2.0
 

@@ -12,6 +12,7 @@ import pytest
 
 from vision import grid
 from vision.calibration import Calibration
+from vision.grid import geometry, reader, registration
 from vision.synth import random_grid
 from vision.synth.scenes import Style, render_grid
 
@@ -19,7 +20,7 @@ MAT = (226.0, 228.0, 250.0)  # a pale mat, white-balanced (BGR)
 
 
 def _cell(ink: float = 0.0) -> np.ndarray:
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     cell = np.empty((h, w, 3), np.uint8)
     cell[:] = np.array(MAT, np.uint8)
     if ink:
@@ -48,7 +49,8 @@ def test_an_area_astray_asks_for_every_cell(style: Style, calibration: Calibrati
     image = render_grid(style, cells, rng)
     obs = grid.read_grid(image, calibration.grid)
     assert any(c > 0 for row in obs.confidence for c in row)
-    monkeypatch.setattr(grid, "register_checked",
+    monkeypatch.setattr(reader, "register_checked",
                         lambda img, place: (place, False, True))
+    monkeypatch.setattr(registration, "register_checked", reader.register_checked)
     obs = grid.read_grid(image, calibration.grid)
     assert all(c == 0.0 for row in obs.confidence for c in row)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision import grid
+from vision.grid import empty, table
 
 # as measured in that picture and its calibration (white-balanced BGR)
 CALIBRATION_MATS = np.array([(65, 94, 70), (66, 104, 77), (57, 80, 41), (46, 93, 63)],
@@ -69,5 +70,5 @@ def test_the_mat_itself_is_still_empty_beside_shaded_cards() -> None:
 
 def test_the_shaded_cards_are_rougher_than_the_mat_may_be() -> None:
     # what tells them from a smooth grey surface standing in for the mat (a picture without it)
-    _, _, texture = grid._stats([_paper(k, pip=k == 0) for k in range(4)])
-    assert (texture > grid._texture_limit(_look().bare_texture)).all()
+    _, _, texture = table._stats([_paper(k, pip=k == 0) for k in range(4)])
+    assert (texture > empty._texture_limit(_look().bare_texture)).all()

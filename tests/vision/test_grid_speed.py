@@ -11,6 +11,7 @@ import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
 from vision import grid, markers
+from vision.grid import correlation, geometry
 from vision.synth import random_grid
 from vision.synth.scenes import Style, render_grid
 
@@ -20,7 +21,7 @@ Votes = Callable[[np.ndarray], np.ndarray]
 
 def _cut(area: np.ndarray, margin: int = 4) -> np.ndarray:
     """The 5x5 cells' picture inside an area with ``margin`` pixels around it."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     return area[margin:margin + 5 * h, margin:margin + 5 * w]
 
 
@@ -43,7 +44,7 @@ def _histograms(area: np.ndarray, monkeypatch: pytest.MonkeyPatch) -> np.ndarray
 
 def test_gradient_histograms_count_as_before_on_steps_at_every_angle(
         monkeypatch: pytest.MonkeyPatch, plain_votes: Votes) -> None:
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     rng = np.random.default_rng(5)
     noise = rng.integers(0, 256, (5 * h + 8, 5 * w + 8, 3), dtype=np.uint8)
     # hard black and white steps give angles of exactly 0, 45, 90, 180, 270 ... degrees, where
@@ -78,7 +79,7 @@ def test_the_markers_whites_at_once_are_each_markers_white(style: Style) -> None
     assert markers.whites(image, []).shape == (0, 3)
 
 
-def _direct_correlation(bank: grid._Bank, images: np.ndarray, size: tuple[int, int]
+def _direct_correlation(bank: correlation._Bank, images: np.ndarray, size: tuple[int, int]
                         ) -> np.ndarray:
     """The plain way, in float64: every placement cut out and multiplied with every template
     and mask."""
@@ -101,7 +102,7 @@ def test_correlation_through_fourier_transforms_is_the_plain_correlation() -> No
     # two masks, neither a box: where the values differ, upright and turned
     mask = np.where(rng.random((th, tw)) < 0.4, 255, 0).astype(np.uint8)
     masks = np.stack([mask, mask, mask[::-1, ::-1], mask[::-1, ::-1]])
-    bank = grid._Bank.of(templates, masks)
+    bank = correlation._Bank.of(templates, masks)
     assert len(bank.masks) == 2
     images = rng.integers(0, 256, (n, height, width)).astype(np.float32)
     # paper far from black with little on it (the sums are large, the spread small), and a
@@ -122,4 +123,4 @@ def test_correlation_through_fourier_transforms_is_the_plain_correlation() -> No
 
 
 def test_transform_sizes_have_only_small_prime_factors() -> None:
-    assert [grid._fft_size(k) for k in (1, 7, 19, 30, 38, 97)] == [1, 8, 20, 30, 40, 100]
+    assert [correlation._fft_size(k) for k in (1, 7, 19, 30, 38, 97)] == [1, 8, 20, 30, 40, 100]

@@ -4,7 +4,7 @@ answers as the ways before, bit for bit.
 - ``_alone_doubted`` lays the two prints one way up after the other and stops at the first
   that favours the templates' value by the floor: the same answer as scoring every way and
   asking whether any finite score reaches it.
-- ``_value_mean`` keeps each value's mean print (as :func:`grid._standard` levels) once per
+- ``_value_mean`` keeps each value's mean print (as :func:`templates._standard` levels) once per
   calibration: the same array as computing it again, and read-only (it is shared).
 """
 
@@ -21,6 +21,7 @@ from tests.vision.grid_area import print_look
 from tests.vision.test_grid_cleanvalue_dice import _card as _dice_card
 from tests.vision.test_grid_wrong3_alone_doubted import _card as _numeral_card
 from vision import grid
+from vision.grid import empty, geometry, judge, pairs, templates
 from vision.thresholds import section
 
 
@@ -30,7 +31,7 @@ def _every_way(look: grid.GridLook, window: np.ndarray, best: int, knn_value: in
         return False
     ways = []
     for value in (best, knn_value):
-        turned = grid._lies_turned(look, window, value)
+        turned = pairs._lies_turned(look, window, value)
         ways.append([turned] if turned is not None else [False, True])
     scores = [grid.pair_score(look, window, best, knn_value, ways=(ta, tb))
               for ta in ways[0] for tb in ways[1]]
@@ -65,13 +66,13 @@ def looks() -> dict[str, tuple[grid.GridLook, list[np.ndarray]]]:
     windows = []
     for v in range(6):
         for dx, dy in ((0, 0), (2, -1), (-2, 2)):
-            windows.append(grid._window(_area({(2, 2): _dice_card(v, rng, dx, dy)}), 2, 2))
+            windows.append(geometry._window(_area({(2, 2): _dice_card(v, rng, dx, dy)}), 2, 2))
     out["dice"] = (dice, windows)
     numerals = _look(lambda v, r, t: _numeral_card(v, r), [1, 4, 1, 4, 0, 2, 3, 5, 1, 4])
     windows = []
     for v in (0, 1, 2, 3, 4, 5):
         for ink in (1.0, 0.5, 0.2):
-            windows.append(grid._window(_area({(1, 3): _numeral_card(v, rng, ink)}), 1, 3))
+            windows.append(geometry._window(_area({(1, 3): _numeral_card(v, rng, ink)}), 1, 3))
     out["numerals"] = (numerals, windows)
     return out
 
@@ -82,10 +83,10 @@ def test_alone_doubted_gives_what_every_way_up_gave(
     for look, windows in looks.values():
         for window in windows:
             for best, knn in itertools.permutations(range(6), 2):
-                fast = grid._alone_doubted(look, window, best, knn)
+                fast = judge._alone_doubted(look, window, best, knn)
                 assert fast == _every_way(look, window, best, knn), (best, knn)
                 answers.append(fast)
-            assert not grid._alone_doubted(look, window, 2, grid.PRINT_ONLY)
+            assert not judge._alone_doubted(look, window, 2, grid.PRINT_ONLY)
     # both answers were given (the comparison means something either way)
     assert any(answers) and not all(answers)
 
@@ -94,7 +95,7 @@ def test_a_dice_card_is_laid_more_than_one_way(
         looks: dict[str, tuple[grid.GridLook, list[np.ndarray]]]) -> None:
     # the early stop matters only where more than one way is laid: dice prints have no way up
     look, windows = looks["dice"]
-    assert any(grid._lies_turned(look, w, v) is None for w in windows for v in range(1, 6))
+    assert any(pairs._lies_turned(look, w, v) is None for w in windows for v in range(1, 6))
 
 
 def test_value_means_are_kept_once_and_the_same(
@@ -103,17 +104,17 @@ def test_value_means_are_kept_once_and_the_same(
         for value in range(6):
             for turned in (False, True):
                 of_value = np.flatnonzero(look.template_values == value)
-                kept = grid._value_mean(look, value, turned)
+                kept = pairs._value_mean(look, value, turned)
                 if not len(of_value) or (turned and len(of_value) < 2):
                     assert kept is None
                     continue
                 assert kept is not None
-                fresh = grid._standard(look.templates[of_value[1 if turned else 0]])
+                fresh = templates._standard(look.templates[of_value[1 if turned else 0]])
                 assert kept.dtype == fresh.dtype and np.array_equal(kept, fresh)
-                assert grid._value_mean(look, value, turned) is kept
+                assert pairs._value_mean(look, value, turned) is kept
                 assert not kept.flags.writeable
         # a calibration without a value's cards has no mean print for it
-        assert grid._value_mean(look, 7, False) is None
+        assert pairs._value_mean(look, 7, False) is None
 
 
 def _like_as_it_was(px: np.ndarray, ref: np.ndarray, tolerance: float) -> np.ndarray:
@@ -139,5 +140,5 @@ def test_like_takes_the_same_largest_share_difference() -> None:
         px[:, :k // 2] = np.round(base + rng.normal(0, 3, (n, k // 2, 3))).astype(np.float32)
         ref = (base if t % 2 else base + rng.normal(0, 3, (n, 3))).astype(np.float32)
         tolerance = float(rng.random() * 0.1)
-        fast, slow = grid._like(px, ref, tolerance), _like_as_it_was(px, ref, tolerance)
+        fast, slow = empty._like(px, ref, tolerance), _like_as_it_was(px, ref, tolerance)
         assert fast.dtype == slow.dtype and np.array_equal(fast, slow)

@@ -1,9 +1,10 @@
 """Robot Master grid, speed round 2026-11-23: the cheaper ways of computing a reading give the
 same numbers as the ways they replaced, bit for bit (every reading must stay what it was).
 
-- :func:`grid._placements` turns back only the rows of the placements kept, where
+- :func:`correlation._placements` turns back only the rows of the placements kept, where
   ``np.fft.irfft2`` turned back every row of the transform and the rows were cut after;
-- :meth:`grid._Bank.correlate` multiplies a group of side-by-side patches as a slice, not a copy;
+- :meth:`correlation._Bank.correlate` multiplies a group of side-by-side patches as a slice, not a
+  copy;
 - :func:`grid.table_patches` transforms every patch's corners in one call, not one a patch.
 """
 
@@ -14,8 +15,11 @@ import numpy as np
 import pytest
 
 from vision import grid
+from vision.grid import area as grid_area
+from vision.grid import correlation, features, geometry, learning, reader, table
 from vision.synth import random_grid
 from vision.synth.scenes import Style, render_grid
+from vision.thresholds import section
 
 
 def _spectra(rng: np.random.Generator, lead: tuple[int, ...], shape: tuple[int, int]
@@ -39,19 +43,19 @@ def test_placements_are_the_kept_rows_of_irfft2_bit_for_bit(
         spectra = _spectra(rng, lead, shape)
         assert spectra.dtype == np.complex64
         plain = np.fft.irfft2(spectra, s=shape)[..., :rows, :cols]
-        kept = grid._placements(spectra, shape, rows, cols)
+        kept = correlation._placements(spectra, shape, rows, cols)
         assert kept.dtype == plain.dtype == np.float32
         assert kept.shape == plain.shape
         assert np.array_equal(kept, plain)
 
 
-def _correlate_all_before(bank: grid._Bank, images: np.ndarray, size: tuple[int, int]
+def _correlate_all_before(bank: correlation._Bank, images: np.ndarray, size: tuple[int, int]
                           ) -> np.ndarray:
-    """:meth:`grid._Bank.correlate_all` as it was before: every row turned back, then cut."""
+    """:meth:`correlation._Bank.correlate_all` as it was before: every row turned back, then cut."""
     _, height, width = images.shape
     th, tw = size
     rows, cols = height - th + 1, width - tw + 1
-    shape = (grid._fft_size(height), grid._fft_size(width))
+    shape = (correlation._fft_size(height), correlation._fft_size(width))
     flat = np.zeros((len(bank.masks) + len(bank.weights), *shape), np.float32)
     flat[:, :th, :tw] = np.concatenate([bank.masks, bank.weights]).reshape(-1, th, tw)
     kernels = np.conj(np.fft.rfft2(flat))
@@ -68,11 +72,11 @@ def _correlate_all_before(bank: grid._Bank, images: np.ndarray, size: tuple[int,
                                 dtype=np.float32))
 
 
-def _bank(rng: np.random.Generator, th: int, tw: int, n: int = 6) -> grid._Bank:
+def _bank(rng: np.random.Generator, th: int, tw: int, n: int = 6) -> correlation._Bank:
     templates = rng.integers(0, 256, (n, th, tw)).astype(np.uint8)
     mask = np.where(rng.random((th, tw)) < 0.4, 255, 0).astype(np.uint8)
     masks = np.stack([mask if k % 2 == 0 else mask[::-1, ::-1] for k in range(n)])
-    return grid._Bank.of(templates, masks)
+    return correlation._Bank.of(templates, masks)
 
 
 def test_correlation_at_every_placement_is_as_before_bit_for_bit() -> None:
@@ -89,9 +93,10 @@ def test_correlation_at_every_placement_is_as_before_bit_for_bit() -> None:
         assert np.array_equal(corr, before)
 
 
-def _correlate_before(bank: grid._Bank, patches: np.ndarray, groups: np.ndarray,
+def _correlate_before(bank: correlation._Bank, patches: np.ndarray, groups: np.ndarray,
                       patch_groups: np.ndarray) -> np.ndarray:
-    """:meth:`grid._Bank.correlate` with groups as it was before: each group's patches copied."""
+    """:meth:`correlation._Bank.correlate` with groups as it was before: each group's patches
+    copied."""
     sums = bank.masks @ patches.T
     squares = bank.masks @ (patches * patches).T
     spread = np.sqrt(np.maximum(squares - sums * sums / bank.counts[:, None],
@@ -121,11 +126,11 @@ def _mosaic_before(image: np.ndarray, corners: np.ndarray, big: np.ndarray,
                    place: np.ndarray | None) -> tuple[np.ndarray, int]:
     """The table patches' mosaic as :func:`grid.table_patches` laid it out before: each patch's
     corners transformed on their own, the patches off the picture left out."""
-    w, h = grid._cell_size()
-    gap = float(grid.section("grid")["table_gap"])
+    w, h = geometry._cell_size()
+    gap = float(section("grid")["table_gap"])
     m = grid.table_margin()
     ih, iw = image.shape[:2]
-    H_inv = np.linalg.inv(grid._area_homography(corners, (0.0, 0.0), m, place))
+    H_inv = np.linalg.inv(grid_area._area_homography(corners, (0.0, 0.0), m, place))
     crops = []
     gx, gy = int((1 + gap) * w), int((1 + gap) * h)
     for k in range(5):
@@ -155,7 +160,10 @@ def test_table_patches_are_the_same_patches_as_before(
         seen.append(area.copy())
         return real(area)
 
-    monkeypatch.setattr(grid, "area_features", recording)
+    monkeypatch.setattr(learning, "area_features", recording)
+    monkeypatch.setattr(reader, "area_features", learning.area_features)
+    monkeypatch.setattr(table, "area_features", learning.area_features)
+    monkeypatch.setattr(features, "area_features", learning.area_features)
     # the area where it is, and pushed towards each side of the picture until some patches
     # fall off it
     ih, iw = image.shape[:2]

@@ -16,6 +16,7 @@ import pytest
 from tests.vision.grid_area import area as _area
 from tests.vision.grid_area import print_look, scored_alike
 from vision import grid
+from vision.grid import geometry, judge, pairs, templates
 from vision.thresholds import section
 
 # dice pips: a 3's pips lie inside a 5's, so their templates correlate alike
@@ -29,7 +30,7 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
           turned: bool = False) -> np.ndarray:
     """A card of ``value`` in its cell, moved by (dx, dy) and lying turned or not: a border,
     a title bar at its top (dice pips alone look the same both ways up) and its pips."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     card: np.ndarray = np.full((h, w), 215, np.uint8)
     cv2.rectangle(card, (2, 2), (w - 3, h - 3), 120, 1)
     # inside the middle the templates are cut from (15 % in from each side)
@@ -113,8 +114,8 @@ def test_the_pair_score_tells_a_shifted_three_from_a_five(pip_look: grid.GridLoo
     # looks like part of a 5. Found by what both share, the pips where they differ tell.
     rng = np.random.default_rng(13)
     for dx, dy, turned in ((0, 0, False), (2, -2, True), (-3, 1, False)):
-        three = grid._window(_area({(2, 2): _card(3, rng, dx, dy, turned)}), 2, 2)
-        five = grid._window(_area({(2, 2): _card(5, rng, dx, dy, turned)}), 2, 2)
+        three = geometry._window(_area({(2, 2): _card(3, rng, dx, dy, turned)}), 2, 2)
+        five = geometry._window(_area({(2, 2): _card(5, rng, dx, dy, turned)}), 2, 2)
         assert grid.pair_score(pip_look, three, 3, 5) >= 0.35
         assert grid.pair_score(pip_look, five, 3, 5) <= -0.35
         assert grid.pair_score(pip_look, five, 5, 3) >= 0.35
@@ -129,8 +130,8 @@ def test_prints_stored_the_other_way_up_and_shifted_are_compared_on_one_card(
     # card, where it lies on its card, the score names the card's own value
     rng = np.random.default_rng(22)
     for dx, dy, turned in ((0, 0, False), (0, 0, True), (2, -1, False), (-2, 2, True)):
-        three = grid._window(_area({(2, 2): _card(3, rng, dx, dy, turned)}), 2, 2)
-        five = grid._window(_area({(2, 2): _card(5, rng, dx, dy, turned)}), 2, 2)
+        three = geometry._window(_area({(2, 2): _card(3, rng, dx, dy, turned)}), 2, 2)
+        five = geometry._window(_area({(2, 2): _card(5, rng, dx, dy, turned)}), 2, 2)
         assert grid.pair_score(astray_first_look, three, 3, 5) >= 0.3
         assert grid.pair_score(astray_first_look, five, 3, 5) <= -0.3
         assert grid.pair_score(astray_first_look, five, 5, 3) >= 0.3
@@ -145,7 +146,7 @@ def test_prints_that_do_not_lie_on_one_card_give_no_score(
     offsets[5] += (12, 0)
     off = dataclasses.replace(astray_first_look, print_offsets=offsets)
     rng = np.random.default_rng(23)
-    five = grid._window(_area({(2, 2): _card(5, rng)}), 2, 2)
+    five = geometry._window(_area({(2, 2): _card(5, rng)}), 2, 2)
     assert grid.pair_score(astray_first_look, five, 3, 5) <= -0.3
     assert np.isnan(grid.pair_score(off, five, 3, 5))
     # (laid on the 5's own print, the 3's misplaced print may still leave the 5 fitting: the
@@ -157,7 +158,7 @@ def test_prints_that_do_not_lie_on_one_card_give_no_score(
 def _classify(look: grid.GridLook, cards: list[int], turned: bool = False) -> list[int | None]:
     rng = np.random.default_rng(14)
     g = _area({(0, c): _card(v, rng, turned=turned) for c, v in enumerate(cards)})
-    windows = [grid._window(g, 0, c) for c in range(len(cards))]
+    windows = [geometry._window(g, 0, c) for c in range(len(cards))]
     feats = np.zeros((len(cards), 4), np.float32)
     values, _, _ = grid.classify(look, feats, windows=windows)
     return values
@@ -172,7 +173,8 @@ def test_a_close_call_is_read_only_the_way_the_pips_say(
     # (calibration's 5s leaning that far to 3) is above what the card shows
     scores = [-1.0, -1.0, -1.0, 0.86, -1.0, 0.85]
     assert scores[3] - scores[5] < float(section("grid")["min_gap_agreed"])
-    monkeypatch.setattr(grid, "match_windows", scored_alike(scores))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(scores))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     for look in (pip_look, astray_first_look):
         for turned in (False, True):
             assert _classify(look, [3, 5, 3, 5], turned) == [3, None, 3, None]
@@ -195,21 +197,21 @@ def test_a_card_that_does_not_say_which_way_up_it_lies_is_not_read_pairwise(
     # dice pips without the title bar look the same both ways up: which of a value's two
     # stored prints to compare is then a guess, and the step says nothing
     rng = np.random.default_rng(16)
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     card = np.full((h, w), 215, np.uint8)
     for fx, fy in PIPS[3]:
         cv2.circle(card, (round(6 + fx * (w - 12)), round(26 + fy * (h - 38))), 4, 40, -1)
     card = np.asarray(np.clip(card + rng.normal(0, 3, card.shape), 0, 255).astype(np.uint8))
-    window = grid._window(_area({(0, 0): card}), 0, 0)
+    window = geometry._window(_area({(0, 0): card}), 0, 0)
     monkeypatch.setitem(section("grid"), "pair_turn_gap", 0.05)
-    assert grid._lies_turned(pip_look, window, 3) is None
+    assert pairs._lies_turned(pip_look, window, 3) is None
     assert np.isnan(grid.pair_score(pip_look, window, 3, 5))
 
 
 def test_a_clear_gap_is_left_to_the_templates(pip_look: grid.GridLook) -> None:
     # the pairwise step only runs on close calls: a gap of min_gap is the templates' to call
     scores = np.array([-1.0, -1.0, -1.0, 0.9, -1.0, 0.9 - float(section("grid")["min_gap"])])
-    window = grid._window(_area({(0, 0): _card(5, np.random.default_rng(15))}), 0, 0)
+    window = geometry._window(_area({(0, 0): _card(5, np.random.default_rng(15))}), 0, 0)
     assert not grid.pair_decides(pip_look, window, 3, 5, scores)
 
 
@@ -238,7 +240,7 @@ def test_own_art_9723_g002_its_close_calls_are_scored_the_way_the_cards_lie(
     # the veto on close calls the nearest card settled (wrong readings round 4) scores pairs
     # too; only the close-call step's own scores are recorded here
     vetoing = [False]
-    veto = grid._agreed_contradicted
+    veto = judge._agreed_contradicted
 
     def unrecorded(*args: Any) -> bool:
         vetoing[0] = True
@@ -253,8 +255,9 @@ def test_own_art_9723_g002_its_close_calls_are_scored_the_way_the_cards_lie(
             asked.append((a, b, s))
         return s
 
-    monkeypatch.setattr(grid, "pair_score", recorded)
-    monkeypatch.setattr(grid, "_agreed_contradicted", unrecorded)
+    monkeypatch.setattr(judge, "pair_score", recorded)
+    monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
+    monkeypatch.setattr(judge, "_agreed_contradicted", unrecorded)
     seen = grid.read_grid(picture.image, look)
     # the templates put the wrong value of 3/5 first on three cards: the pairwise score
     # names the other value for each, so none is read. (Since the wrong-cells and astray

@@ -27,6 +27,8 @@ from tests.vision.grid_area import area as _area
 from tests.vision.grid_area import scored_alike
 from tests.vision.test_grid_wrong_faint_print import _card
 from vision import grid
+from vision.grid import colours as grid_colours
+from vision.grid import geometry, judge, pairs, templates
 from vision.thresholds import section
 
 
@@ -47,13 +49,16 @@ def _read(monkeypatch: pytest.MonkeyPatch, scores: list[float], nearest_value: i
           floor: np.ndarray | None = None) -> tuple[int | None, float]:
     """The cell (1, 1), nearest to the ``nearest_value`` calibration card, its templates
     scoring ``scores`` and the pairwise score of a over b ``pair(a, b)``."""
-    monkeypatch.setattr(grid, "match_windows", scored_alike(scores))
-    monkeypatch.setattr(grid, "pair_score",
+    monkeypatch.setattr(judge, "match_windows", scored_alike(scores))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
+    monkeypatch.setattr(judge, "pair_score",
                         lambda look, window, a, b: float(pair(a, b)))
-    monkeypatch.setattr(grid, "colours_confirm",
+    monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
+    monkeypatch.setattr(judge, "colours_confirm",
                         lambda look, colours: [colour] * len(colours))
+    monkeypatch.setattr(grid_colours, "colours_confirm", judge.colours_confirm)
     g = _area({(1, 1): _card(5, np.random.default_rng(2))})
-    windows = [grid._window(g, r, c) for r in range(5) for c in range(5)]
+    windows = [geometry._window(g, r, c) for r in range(5) for c in range(5)]
     feats = np.zeros((25, 6), np.float32)
     feats[6, nearest_value] = 0.9
     look = _look() if floor is None else dataclasses.replace(_look(), pair_floor=floor)

@@ -17,6 +17,7 @@ import pytest
 from tests.vision.grid_area import area as _area
 from tests.vision.grid_area import print_look, scored_alike
 from vision import grid
+from vision.grid import geometry, judge, templates
 from vision.thresholds import section
 
 # a numeral's strokes, as line segments in the card's unit square: the 1 is the 4's upright
@@ -27,7 +28,7 @@ STROKES = {1: [((0.6, 0.15), (0.6, 0.85))],
 def _card(value: int, rng: np.random.Generator, ink: float = 1.0) -> np.ndarray:
     """A numeral card: border, a corner index bar at its top (it tells which way up it lies)
     and the numeral's strokes at ``ink`` of their full darkness."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     card = np.full((h, w), 215.0, np.float32)
     cv2.rectangle(card, (2, 2), (w - 3, h - 3), 120, 1)
     cv2.rectangle(card, (8, 8), (16, 12), 60, -1)
@@ -57,7 +58,7 @@ def _look(knn: int) -> grid.GridLook:
 
 def _read(look: grid.GridLook, value: int, ink: float = 1.0) -> tuple[int | None, float]:
     rng = np.random.default_rng(32)
-    window = grid._window(_area({(1, 1): _card(value, rng, ink)}), 1, 1)
+    window = geometry._window(_area({(1, 1): _card(value, rng, ink)}), 1, 1)
     values, confs, _ = grid.classify(look, np.zeros((1, 4), np.float32), windows=[window])
     return values[0], confs[0]
 
@@ -69,16 +70,18 @@ H10814 = [0.3, 0.85, 0.3, 0.3, 0.73, 0.3]
 def test_a_faint_four_the_templates_call_one_is_declined_when_the_nearest_card_says_four(
         monkeypatch: pytest.MonkeyPatch) -> None:
     assert H10814[1] - H10814[4] >= float(section("grid")["min_gap"])  # read alone on main
-    monkeypatch.setattr(grid, "match_windows", scored_alike(H10814))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(H10814))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     look = _look(knn=4)
-    faint_four = grid._window(_area({(1, 1): _card(4, np.random.default_rng(32), 0.5)}), 1, 1)
+    faint_four = geometry._window(_area({(1, 1): _card(4, np.random.default_rng(32), 0.5)}), 1, 1)
     assert grid.pair_score(look, faint_four, 1, 4) < 0  # its print leans to the 4
     assert _read(look, 4, ink=0.5) == (None, 0.0)
 
 
 def test_a_one_the_nearest_card_disputes_is_still_read_when_its_print_says_one(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(grid, "match_windows", scored_alike(H10814))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(H10814))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     value, conf = _read(_look(knn=4), 1)
     assert value == 1 and conf > 0
 
@@ -86,7 +89,8 @@ def test_a_one_the_nearest_card_disputes_is_still_read_when_its_print_says_one(
 def test_no_pairwise_comparison_leaves_the_reading_alone(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # a calibration stored before the pairwise step (no offsets learnt): NaN, as before
-    monkeypatch.setattr(grid, "match_windows", scored_alike(H10814))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(H10814))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     look = dataclasses.replace(_look(knn=4), print_offsets=np.full((6, 2), np.nan))
     assert _read(look, 4, ink=0.5)[0] == 1
 

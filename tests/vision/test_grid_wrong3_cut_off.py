@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("cv2")
 
 from tests.vision.grid_area import board
-from vision import grid
+from vision.grid import groups
 
 
 def _board(rows: list[str]) -> tuple[list[int | None], list[float]]:
@@ -21,7 +21,7 @@ def _board(rows: list[str]) -> tuple[list[int | None], list[float]]:
 
 def _asked(rows: list[str]) -> set[tuple[int, int]]:
     values, confs = _board(rows)
-    return {divmod(i, 5) for i in grid._cut_off(values, confs)}
+    return {divmod(i, 5) for i in groups._cut_off(values, confs)}
 
 
 def test_an_arm_over_a_row_of_cards_is_asked() -> None:
@@ -39,9 +39,9 @@ def test_an_arm_over_a_row_of_cards_is_asked() -> None:
 
 def test_then_the_empty_cells_beside_them_are_asked_too() -> None:
     values, confs = _board(["..223", ".....", "12350", ".3543", "03403"])
-    for i in grid._cut_off(values, confs):
+    for i in groups._cut_off(values, confs):
         confs[i] = 0.0
-    asked = {divmod(i, 5) for i in grid._beside_unread(values, confs, 1)}
+    asked = {divmod(i, 5) for i in groups._beside_unread(values, confs, 1)}
     assert {(1, 0), (1, 1)} <= asked
 
 

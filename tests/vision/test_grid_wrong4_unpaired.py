@@ -18,6 +18,7 @@ from tests.vision.grid_area import area as _area
 from tests.vision.grid_area import scored_alike
 from tests.vision.test_grid_wrong3_alone_doubted import _card, _look
 from vision import grid
+from vision.grid import geometry, judge, templates
 from vision.thresholds import section
 
 # as h11352 g010 (4, 3) showed them, with the 3 as 1 and the 5 as 4: the best value's templates
@@ -28,12 +29,12 @@ H11352 = [0.3, 0.75, 0.6, 0.3, -1.0, 0.3]
 def _under_a_hand(value: int, side: str = "right") -> np.ndarray:
     """The window of a card of ``value`` in cell (1, 1), one half of it under a dark hand."""
     card = _card(value, np.random.default_rng(32))
-    w, _ = grid._cell_size()
+    w, _ = geometry._cell_size()
     if side == "right":
         card[:, w // 2:] = 50
     else:
         card[:, :w // 2] = 50
-    return grid._window(_area({(1, 1): card}), 1, 1)
+    return geometry._window(_area({(1, 1): card}), 1, 1)
 
 
 def _read(look: grid.GridLook, window: np.ndarray) -> tuple[int | None, float]:
@@ -50,18 +51,20 @@ def _no_pair_score(look: grid.GridLook, window: np.ndarray, a: int, b: int) -> b
 def test_a_four_half_under_a_hand_the_templates_call_one_is_declined(
         monkeypatch: pytest.MonkeyPatch, side: str) -> None:
     assert H11352[1] - H11352[2] >= float(section("grid")["min_gap"])  # read alone on main
-    monkeypatch.setattr(grid, "match_windows", scored_alike(H11352))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(H11352))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     look, window = _look(knn=4), _under_a_hand(4, side)
     assert _no_pair_score(look, window, 1, 4)  # the wrong3 rule cannot judge it
-    assert not grid._alone_doubted(look, window, 1, 4)
-    assert grid._mean_fit(look, window, 4) > grid._mean_fit(look, window, 1)
+    assert not judge._alone_doubted(look, window, 1, 4)
+    assert judge._mean_fit(look, window, 4) > judge._mean_fit(look, window, 1)
     assert _read(look, window) == (None, 0.0)
 
 
 @pytest.mark.parametrize("side", ["right", "left"])
 def test_a_one_half_under_a_hand_is_still_read_when_its_mean_print_fits_best(
         monkeypatch: pytest.MonkeyPatch, side: str) -> None:
-    monkeypatch.setattr(grid, "match_windows", scored_alike(H11352))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(H11352))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     look, window = _look(knn=4), _under_a_hand(1, side)
     assert _no_pair_score(look, window, 1, 4)
     value, conf = _read(look, window)
@@ -71,22 +74,23 @@ def test_a_one_half_under_a_hand_is_still_read_when_its_mean_print_fits_best(
 def test_where_the_two_prints_can_be_laid_on_the_card_this_rule_says_nothing() -> None:
     # a whole 4: the pair score is finite (and says 4), so _alone_doubted judges, not this rule
     look = _look(knn=4)
-    window = grid._window(_area({(1, 1): _card(4, np.random.default_rng(32))}), 1, 1)
+    window = geometry._window(_area({(1, 1): _card(4, np.random.default_rng(32))}), 1, 1)
     assert not _no_pair_score(look, window, 1, 4)
-    assert not grid._unpaired_doubted(look, window, 1, 4)
+    assert not judge._unpaired_doubted(look, window, 1, 4)
 
 
 def test_a_calibration_stored_before_the_pairwise_step_reads_as_before(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(grid, "match_windows", scored_alike(H11352))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(H11352))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     look = dataclasses.replace(_look(knn=4), print_offsets=np.full((6, 2), np.nan))
     assert _read(look, _under_a_hand(4))[0] == 1
 
 
 def test_the_nearest_card_agreeing_or_naming_no_value_asks_nothing() -> None:
     look, window = _look(knn=4), _under_a_hand(4)
-    assert not grid._unpaired_doubted(look, window, 4, 4)
-    assert not grid._unpaired_doubted(look, window, 1, grid.PRINT_ONLY)
+    assert not judge._unpaired_doubted(look, window, 4, 4)
+    assert not judge._unpaired_doubted(look, window, 1, grid.PRINT_ONLY)
 
 
 def test_the_lead_is_in_the_thresholds_file() -> None:
@@ -99,22 +103,24 @@ SAFETY923 = [0.3, 0.80, 0.3, 0.3, 0.85, 0.3]
 
 
 def _whole(value: int) -> np.ndarray:
-    return grid._window(_area({(1, 1): _card(value, np.random.default_rng(32))}), 1, 1)
+    return geometry._window(_area({(1, 1): _card(value, np.random.default_rng(32))}), 1, 1)
 
 
 def test_a_close_call_the_nearest_card_settles_is_declined_when_the_prints_say_the_second(
         monkeypatch: pytest.MonkeyPatch) -> None:
     gap = SAFETY923[4] - SAFETY923[1]
     assert float(section("grid")["min_gap_agreed"]) <= gap < float(section("grid")["min_gap"])
-    monkeypatch.setattr(grid, "match_windows", scored_alike(SAFETY923))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(SAFETY923))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     look, one = _look(knn=4), _whole(1)
-    assert -grid.pair_score(look, one, 4, 1) >= grid._pair_needed(look, 1, 4)
+    assert -grid.pair_score(look, one, 4, 1) >= judge._pair_needed(look, 1, 4)
     assert _read(look, one) == (None, 0.0)  # read as 4 on main
 
 
 def test_a_close_call_the_prints_side_with_is_still_read(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(grid, "match_windows", scored_alike(SAFETY923))
+    monkeypatch.setattr(judge, "match_windows", scored_alike(SAFETY923))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     value, conf = _read(_look(knn=4), _whole(4))
     assert value == 4 and conf > 0
 

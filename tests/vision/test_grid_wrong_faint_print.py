@@ -13,6 +13,7 @@ import pytest
 from tests.vision.grid_area import area as _area
 from tests.vision.grid_area import learnt_templates
 from vision import grid
+from vision.grid import geometry
 from vision.thresholds import section
 
 PIPS = {0: [], 1: [(0.5, 0.5)], 2: [(0.25, 0.2), (0.75, 0.8)],
@@ -25,7 +26,7 @@ PAPER, INK = 215, 40
 def _card(value: int, rng: np.random.Generator, contrast: float = 1.0) -> np.ndarray:
     """A pip card's grey cell (a ring for 0); ``contrast`` scales its print and outline about
     the paper (a pale card's pale print, or a dim corner of the table)."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     card = np.full((h, w), float(PAPER), np.float32)
     cv2.rectangle(card, (2, 2), (w - 3, h - 3), 120, 1)
     if value == 0:
@@ -56,7 +57,7 @@ def _read(look: grid.GridLook, shown: dict[tuple[int, int], tuple[int, float]]
     feats = np.zeros((25, 6), np.float32)
     for r, c in cells:
         feats[r * 5 + c, shown[(r, c)][0]] = 1.0
-    windows = [grid._window(g, r, c) for r in range(5) for c in range(5)]
+    windows = [geometry._window(g, r, c) for r in range(5) for c in range(5)]
     values, confidences, _ = grid.classify(look, feats, windows=windows,
                                            settled=lambda _: {i for i in range(25)
                                                               if (i // 5, i % 5) not in shown})
@@ -89,7 +90,7 @@ def test_strength_is_the_prints_contrast_against_calibrations(look: grid.GridLoo
     rng = np.random.default_rng(3)
     for k in (1.0, 0.5, 0.25):
         g = _area({(1, 1): _card(5, rng, k)})
-        (s,) = grid.print_strengths(look, [grid._window(g, 1, 1)], [5])
+        (s,) = grid.print_strengths(look, [geometry._window(g, 1, 1)], [5])
         assert s == pytest.approx(k, rel=0.15), (k, s)
 
 

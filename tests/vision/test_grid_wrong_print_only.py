@@ -13,6 +13,7 @@ import pytest
 
 from tests.vision.test_grid_wrong_faint_print import _area, _card
 from vision import grid
+from vision.grid import geometry, judge, templates
 from vision.thresholds import section
 
 SCORES = [-1.0, -1.0, 0.79, 0.77, -1.0, -1.0]  # a 2 by 0.02 over a 3
@@ -45,7 +46,7 @@ def _classify(look: grid.GridLook, nearest_value: int, nearest: float
     """The cell (1, 1), its features ``nearest`` along the ``nearest_value`` calibration
     card's (1.0 is that card, 0 the empty cell's)."""
     g = _area({(1, 1): _card(3, np.random.default_rng(2))})
-    windows = [grid._window(g, r, c) for r in range(5) for c in range(5)]
+    windows = [geometry._window(g, r, c) for r in range(5) for c in range(5)]
     feats = np.zeros((25, 6), np.float32)
     feats[6, nearest_value] = nearest
     values, confidences, _ = grid.classify(look, feats, windows=windows,
@@ -56,7 +57,8 @@ def _classify(look: grid.GridLook, nearest_value: int, nearest: float
 def _read(monkeypatch: pytest.MonkeyPatch, pair_gap: float, nearest: float
           ) -> tuple[int | None, float]:
     """The cell near the 2's calibration card, its best two values' tie-break ``pair_gap``."""
-    monkeypatch.setattr(grid, "match_windows", _fake_match(pair_gap))
+    monkeypatch.setattr(judge, "match_windows", _fake_match(pair_gap))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     return _classify(_look(), 2, nearest)
 
 
@@ -80,7 +82,8 @@ def test_the_tie_break_of_two_values_does_not_answer_a_card_naming_a_third(
     # own art h10352 g047: the nearest calibration card says 3; the 3's print was not among
     # the best two; the tie-break said 1 over 2 by 0.56. Here: 2 over 3 by 0.6, the nearest
     # card a 5's: asked. The same tie-break with the nearest card a 2's (or a 3's) is read.
-    monkeypatch.setattr(grid, "match_windows", _fake_match(0.6))
+    monkeypatch.setattr(judge, "match_windows", _fake_match(0.6))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     look = _look()
     for nearest_value, read in ((5, False), (2, True), (3, True)):
         value, confidence = _classify(look, nearest_value, 0.9)

@@ -13,6 +13,7 @@ import pytest
 
 from companion.config import Config
 from vision import grid, staged
+from vision.grid import geometry
 from vision.synth import random_grid
 from vision.synth.scenes import Style
 
@@ -103,7 +104,7 @@ def _features_before(area: np.ndarray, margin: int, dx: int, dy: int, turned: bo
                      votes: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """:func:`vision.grid.area_features` as it was before it worked in place (its shape part:
     the colour part is unchanged)."""
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     img = area[margin + dy:margin + dy + 5 * h, margin + dx:margin + dx + 5 * w]
     if turned:
         img = cv2.rotate(img, cv2.ROTATE_180)
@@ -122,7 +123,7 @@ def _features_before(area: np.ndarray, margin: int, dx: int, dy: int, turned: bo
 def test_the_cells_features_in_place_are_the_same_arithmetic(
         shots: list[tuple[np.ndarray, grid.Grid]],
         plain_votes: Callable[[np.ndarray], np.ndarray]) -> None:
-    w, h = grid._cell_size()
+    w, h = geometry._cell_size()
     rng = np.random.default_rng(3)
     areas = [rng.integers(0, 256, (5 * h + 8, 5 * w + 8, 3), dtype=np.uint8)]
     # flat patches and hard edges: orientations exactly on a bin's edge, and no gradient

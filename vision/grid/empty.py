@@ -1,0 +1,413 @@
+"""Empty cells: which cells surely show the bare surface (the table around the area, or a
+printed mat calibration saw), by colour and texture, with the guards that keep a card, a hand or
+a card-coloured thing from passing as bare (grain, noise, strays, card colours).
+
+Declining is always allowed; a card read as empty moves cubes, so every test here can only take
+a cell away from "surely empty".
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.grid.colours import _colour_key
+from vision.grid.look import GridLook
+from vision.grid.table import _stats
+from vision.thresholds import section
+
+
+def _like(px: np.ndarray, ref: np.ndarray, tolerance: float | None = None) -> np.ndarray:
+    """Per cell (``px``: (n, k, 3)), the share of pixels showing the colour ``ref`` (BGR, one
+    or one per cell): the same shares of B, G and R (a hand in shade is as dark as a green
+    mat, not as green; within ``tolerance``, by default ``empty_hue_tolerance``) and a
+    brightness within a ratio (the light falls off across the table)."""
+    cfg = section("grid")
+    if tolerance is None:
+        tolerance = float(cfg["empty_hue_tolerance"])
+    ref = np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3), (len(px), 3))
+    total = px.sum(axis=2) + 1.0
+    ref_total = ref.sum(axis=1, keepdims=True) + 1.0
+    # (the largest of the three shares' differences taken pairwise, in place: the same
+    # maximum as a reduction over an axis of three, which costs more per pixel than its work)
+    hue = np.divide(px, total[..., None])
+    np.subtract(hue, (ref / ref_total)[:, None, :], out=hue)
+    np.abs(hue, out=hue)
+    hue_ok = np.maximum(np.maximum(hue[..., 0], hue[..., 1]), hue[..., 2]) <= tolerance
+    ratio = float(cfg["empty_brightness_ratio"])
+    bright_ok = (total >= ref_total / ratio) & (total <= ref_total * ratio)
+    return np.asarray((hue_ok & bright_ok).mean(axis=1))
+
+
+def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.ndarray],
+                 look: GridLook | None = None, table_at: np.ndarray | None = None,
+                 stats: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+                 ) -> dict[int, float]:
+    """Of ``candidates``, the cells that surely show the bare surface, with a confidence.
+
+    The bare surface is this picture's table just outside the area (``table``: its usual
+    patches, or those showing the calibration's surface when only some do: :func:`_bare_patches`)
+    when the calibration's empty cells showed their picture's table, or else a mat
+    printed under the area: its colour in this picture is what the cells that look like the
+    calibration's mat (loosely: light and print runs shift it, as far again as it varied between
+    the calibration pictures) have in common. A cell is surely
+    empty only when nearly all its middle shows that colour and it has no more texture than
+    the surface has; anything else (a hand, a sleeve, a card) makes it decline. With
+    ``table_at`` (the patches' centres, in cells; the cells are the 25 of the area), each cell
+    is compared with the table patches nearest to it: the light falls off across the table.
+    ``stats``: :func:`_stats` of all ``cells`` when already known.
+    """
+    cfg = section("grid")
+    share = float(cfg["empty_colour_share"])
+    if not candidates:
+        return {}
+    if stats is None:
+        px, medians, texture = _stats([cells[i] for i in candidates])
+    else:  # :func:`_stats` of all the cells, computed already
+        px, medians, texture = (a[candidates] for a in stats)
+    mat = look is not None and look.bare_mode == "mat" and len(look.bare) > 0
+    tolerance = None
+    if not mat:
+        if not table:
+            return {}
+        table_px, table_medians, table_texture = _stats(table)
+        # a mat larger than the area: the patches around it show the mat in some places and
+        # the table past its edge in others; the cells are held to the mat calibration saw
+        keep = _bare_patches(table_medians, look)
+        if keep is not None:
+            table_px, table_medians, table_texture = (table_px[keep], table_medians[keep],
+                                                      table_texture[keep])
+            table = [table[k] for k in np.flatnonzero(keep)]
+            if table_at is not None:
+                table_at = table_at[keep]
+        ref = np.median(table_medians, axis=0)
+        # a striped or grained table shows more than one shade, and its lighter shades are
+        # paler: the colour a cell must show is allowed the spread the table shows itself
+        # (most pixels of a patch from the table's overall colour, in three patches of four:
+        # stripes run everywhere, while an arm or a hand over the table's edge, pale skin on a
+        # pale table, widens only the patches it reaches), within limits
+        table_hue = table_px / (table_px.sum(axis=2, keepdims=True) + 1.0)
+        # (the largest of the three shares' differences pairwise, as in :func:`_like`)
+        gone = np.abs(table_hue - (ref / (ref.sum() + 1.0)))
+        spread = np.maximum(np.maximum(gone[..., 0], gone[..., 1]), gone[..., 2])
+        tolerance = float(np.clip(
+            np.percentile(np.percentile(spread, 90, axis=1), 25)
+            * float(cfg["empty_hue_spread_factor"]),
+            float(cfg["empty_hue_tolerance"]), float(cfg["empty_hue_tolerance_max"])))
+        texture_ref = float(np.median(table_texture))
+        near = int(cfg["table_neighbours"])
+        # the patches a cell is compared with must show the table's colour themselves: an arm
+        # reaching over the area's edge fills the patches there, and a hand over the cells
+        # next to them would look like its own "table"
+        plain = _like(table_medians[:, None, :], ref, tolerance) >= 1.0
+        if table_at is not None and plain.sum() > near:
+            at = np.array([(i % 5 + 0.5, i // 5 + 0.5) for i in candidates], np.float32)
+            dist = np.linalg.norm(at[:, None, :] - table_at[None, :, :], axis=2)
+            dist[:, ~plain] = np.inf
+            nearest = np.argsort(dist, axis=1)[:, :near]
+            ref = np.median(table_medians[nearest], axis=1)
+    else:
+        assert look is not None
+        # plain cells (uniform) near one of the calibration mat's colours
+        plain = _like(px, medians) >= share
+        hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
+        bare_hue = look.bare / (look.bare.sum(axis=1, keepdims=True) + 1.0)
+        ratio = (medians.sum(axis=1)[:, None] + 1.0) / (look.bare.sum(axis=1)[None, :] + 1.0)
+        loose = float(cfg["mat_brightness_ratio"])
+        # a mat whose colour varied between the calibration pictures (their lamps, a mat
+        # swapped for another print of it) may stray as far again, each share on its own
+        hue_tolerance = float(cfg["mat_hue_tolerance"]) + bare_hue.max(axis=0) \
+            - bare_hue.min(axis=0)
+        near = ((np.abs(hue[:, None, :] - bare_hue[None, :, :]) <= hue_tolerance).all(axis=2)
+                & (ratio >= 1 / loose) & (ratio <= loose)).any(axis=1)
+        # that loose tolerance (the calibration's mats differed: a green from 0.23 to 0.33
+        # red share) let white cards greyed by a shadow pass for the mat, and a 1 (its paper
+        # plain, its one pip too little ink) was then read as a cell as bare as they (own art
+        # h10801 g056, 0.82): a plain cell nearer a card colour calibration saw than to the
+        # calibration's mat nearest it, and rougher than that mat may be (its pip), is a card,
+        # not this picture's mat. (A smooth grey surface a mat calibration never saw may still
+        # stand in for the mat: it shows no print.)
+        nearest_bare = look.bare[np.argmin(np.linalg.norm(
+            _colour_key(medians)[:, None, :] - _colour_key(look.bare)[None, :, :], axis=2),
+            axis=1)]
+        near &= ~(_card_coloured(medians, nearest_bare, look)
+                  & (texture > _texture_limit(look.bare_texture)))
+        mats = np.flatnonzero(plain & near)
+        if not len(mats):
+            return {}
+        if len(mats) == 1:
+            # one plain cell has nothing in this picture to agree with (every other cell holds
+            # a card): it is held against the calibration picture's mat it looks most like,
+            # with the tolerances of this picture's own surface, and the calibration's texture
+            lone = px[mats[0]][None]
+            ref = look.bare[int(np.argmax([_like(lone, b)[0] for b in look.bare]))]
+            texture_ref = look.bare_texture
+            overall = ref
+        else:
+            # this picture's noise and blur set how smooth the mat looks here
+            texture_ref = max(look.bare_texture, float(np.median(texture[mats])))
+            overall = np.median(medians[mats], axis=0)
+            # each cell against the mat cells nearest to it (never itself): the light falls
+            # off across the area more than one colour allows
+            at = np.array([(i % 5, i // 5) for i in candidates], np.float32)
+            dist = np.linalg.norm(at[:, None, :] - at[None, mats, :], axis=2)
+            dist[mats == np.arange(len(candidates))[:, None]] = np.inf
+            nearest = np.argsort(dist, axis=1)[:, :min(int(cfg["table_neighbours"]),
+                                                        len(mats) - 1)]
+            ref = np.median(medians[mats][nearest], axis=1)
+    like = _like(px, ref, tolerance)
+    if ref.ndim == 2:
+        # the surface here or overall: a shadow or a lamp's fall-off may favour either
+        like = np.maximum(like, _like(px, overall if mat else np.median(table_medians, axis=0),
+                                      tolerance))
+    if not mat and look is not None and _too_noisy(texture_ref, look.bare_texture):
+        return {}
+    smooth = texture <= _texture_limit(texture_ref)
+    if not mat and look is not None:
+        smooth |= _as_smooth_as_calibration(texture, look)
+    if not mat and ((like >= share) & ~smooth).any():
+        # wood grain and plank seams are lines of one direction across the whole table: a
+        # bare cell over a stronger stretch of grain is rougher than the table's median patch,
+        # but only across the grain; a card's print and outline have edges every way
+        rough = np.flatnonzero((like >= share) & ~smooth)
+        smooth[rough] = _along_the_grain([cells[candidates[k]] for k in rough], table)
+    ok = (like >= share) & smooth
+    # where the surface's own spread widened the colour tolerance (a dim, noisy picture; a
+    # striped table), a cell whose middle is nearer the colour of a card calibration saw than
+    # the surface's is no proof of the bare surface, however its pixels pass: white cards on
+    # a noisy lavender mat passed as empty (conf 0.52-0.73), and the cells' median colours,
+    # averaged over the noise, still told paper from the mat. At the plain tolerance the
+    # pixels themselves speak, and the medians of bare cloth or linen stray towards cream
+    # paper now and then (five bare cells refused on held-out other art 9921 and 9993)
+    if tolerance is not None and tolerance > float(cfg["empty_hue_tolerance"]) + 1e-6:
+        coloured = _card_coloured(medians, ref, look)
+        ok &= ~(coloured & ~_plainly_like(px, ref, share, texture, look, ok & coloured))
+    # a card of the surface's own colour (cream on a cream table, in a noisy picture; cream
+    # paper on a pale mat once white-balanced) passes on colour and texture, but its print is
+    # darker than nearly all of the surface: an empty cell shows almost no such ink
+    if not mat:
+        ink_level = np.percentile(table_px.sum(axis=2), 1) * float(cfg["empty_ink_ratio"])
+        ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
+        ok &= ~_strays(medians, ref, ok)
+    else:
+        # on a mat, against the surface the cell is held to (the mat cells near it, or the
+        # calibration's mat): a printed mat is plain where a cell's middle lies
+        level = (ref.sum(axis=-1) if ref.ndim == 2 else np.full(len(candidates), ref.sum()))
+        ink_level = level[:, None] * float(cfg["empty_ink_ratio"])
+        ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
+    return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
+            for i, sh, good in zip(candidates, like, ok, strict=True) if good}
+
+
+def _as_smooth_as_calibration(texture: np.ndarray, look: GridLook) -> np.ndarray:
+    """Per cell (its texture), whether it is no rougher than the texture limit calibration's
+    bare cells set (their median texture, ``bare_texture``), on a table
+    (``empty_texture_from_calibration``). The limit follows this picture's table around the
+    area, and where that is smoother than the cells' own bare surface (a mat's plain margin
+    around its printed cells; a stretch of table less grained than calibration's) bare cells
+    as smooth as calibration's were refused: other art 10512 g020 (cells 9-11 against a
+    margin's 1.8, calibration's bare cells 9.9), 9922 g013, 9995 g002. A card's print is many
+    times rougher than a bare cell; the colour, ink and stray tests still apply."""
+    if not bool(section("grid")["empty_texture_from_calibration"]) or look.bare_texture <= 0:
+        return np.zeros(len(texture), bool)
+    return np.asarray(texture <= _texture_limit(look.bare_texture), bool)
+
+
+def _plainly_like(px: np.ndarray, ref: np.ndarray, share: float, texture: np.ndarray,
+                  look: GridLook | None, asked: np.ndarray) -> np.ndarray:
+    """Per cell (its middle's pixels and texture), whether its pixels speak for the surface
+    on their own (``empty_card_colour_plain``): it shows the surface's colour (``ref``: one, or
+    one per cell) at the plain tolerance (``empty_hue_tolerance``) and is no rougher than
+    calibration's bare cells (the limit their median texture sets: no noise widened what it
+    passes). Only the ``asked`` cells are looked at (the others are False). The card-colour
+    rule is for tolerances the surface's own spread widened (a noisy picture: white cards on
+    a lavender mat passed, 9931 g020, their noise 131-159 against calibration's 10.8); patches
+    lying across a mat's edge onto the table beyond widen it too, and there smooth bare cells
+    whose medians a lamp moved nearer the cards' pale grey were refused (other art 10913 g004:
+    bare lavender cells at 5.5, calibration's at 9.1). Such cells are not asked it."""
+    out = np.zeros(len(px), bool)
+    if look is None or look.bare_texture <= 0 \
+            or not bool(section("grid")["empty_card_colour_plain"]):
+        return out
+    ask = np.flatnonzero(asked & (texture <= _texture_limit(look.bare_texture)))
+    if len(ask):
+        refs = np.asarray(ref, np.float32).reshape(-1, 3)
+        out[ask] = _like(px[ask], refs[ask] if len(refs) == len(px) else refs[0]) >= share
+    return out
+
+
+def _too_noisy(texture_ref: float, bare_texture: float) -> bool:
+    """Whether the table around the area is too rough in this picture for a bare cell to be
+    told from a card: rougher than ``empty_noise_texture`` (no clean picture's table measured
+    over 59.4, a grained table) and ``empty_noise_ratio`` times the calibration's bare cells.
+
+    A bare cell is known by being as smooth as the table. In a very dark picture brightened by
+    white balance the sensor's noise is as strong as a card's print (other art h10631 g003: the
+    table at 112, calibration's bare cells at 11.4; h10816 g006: 75.1 against 7.4), the texture
+    limit widens with it, and cards passed for the table (three cards read empty at 0.51-0.70,
+    a cream 1 at 0.66). There no cell is called empty: every cell a card does not claim is
+    asked."""
+    cfg = section("grid")
+    return (texture_ref > float(cfg["empty_noise_texture"])
+            and texture_ref > float(cfg["empty_noise_ratio"]) * bare_texture)
+
+
+def _gradient_moments(cells: list[np.ndarray]) -> np.ndarray:
+    """Of each cell's middle (all cells of one size), the mean of gx², gx·gy and gy² (n, 3) of
+    the gradient :func:`_stats` measures its texture on (smooth shading taken away first)."""
+    stack = np.stack(cells)
+    n, h, w = stack.shape[:3]
+    g = cv2.cvtColor(stack.reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    g -= cv2.GaussianBlur(g, (13, 13), 3.0)
+    y, x = int(0.18 * h), int(0.18 * w)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3).reshape(n, h, w)[:, y:h - y, x:w - x]
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3).reshape(n, h, w)[:, y:h - y, x:w - x]
+    gx, gy = gx.reshape(n, -1), gy.reshape(n, -1)
+    return np.stack([(gx * gx).mean(axis=1), (gx * gy).mean(axis=1), (gy * gy).mean(axis=1)],
+                    axis=1)
+
+
+def _along_the_grain(cells: list[np.ndarray], table: list[np.ndarray]) -> np.ndarray:
+    """Per cell, whether its texture is the table's grain: the table's patches (``table``)
+    vary mostly across one direction (``empty_grain_coherence``: wood grain, plank seams,
+    stripes), and along that grain the cell varies no more than ``empty_grain_factor`` times
+    as much as the table's median patch does. Grain and seams run along the grain; a card's
+    print (pips, a digit, its outline) has edges every way, so it varies along the grain too
+    (7 to 40 times the table's median patch on the project's sets, bare cells up to 1.9)."""
+    cfg = section("grid")
+    if not cells or len(table) < 2:
+        return np.zeros(len(cells), bool)
+    patches = _gradient_moments(table)
+    a, b, c = patches.mean(axis=0)
+    spread, directions = np.linalg.eigh(np.array([[a, b], [b, c]], np.float64))
+    coherence = (spread[1] - spread[0]) / max(float(spread[1] + spread[0]), 1e-9)
+    if coherence < float(cfg["empty_grain_coherence"]):
+        return np.zeros(len(cells), bool)  # no one direction: every texture is the table's way
+    ex, ey = directions[:, 0]  # along the grain: the direction the table varies least
+
+    def along(m: np.ndarray) -> np.ndarray:
+        return np.asarray(np.sqrt(np.maximum(m[:, 0] * ex * ex + 2 * m[:, 1] * ex * ey
+                                             + m[:, 2] * ey * ey, 0.0)))
+
+    limit = float(np.median(along(patches))) * float(cfg["empty_grain_factor"])
+    return np.asarray(along(_gradient_moments(cells)) <= limit, bool)
+
+
+def _card_coloured(medians: np.ndarray, ref: np.ndarray, look: GridLook | None) -> np.ndarray:
+    """Per cell (its median colour), whether it is nearer to some value's card colour seen
+    in calibration (:func:`learn_value_colours`) than to the surface it is held to (``ref``:
+    one colour, or one per cell), as :func:`_colour_key` compares colours, where that card
+    colour lies well apart from the surface: at least ``empty_card_colour_apart`` of its
+    calibration cards' spread (``value_spread``). Cards of (nearly) the surface's own colour
+    never count, so cream paper on linen leaves the other tests to decide."""
+    if look is None or len(look.value_colours) != 6 or not len(medians):
+        return np.zeros(len(medians), bool)
+    keys = _colour_key(medians)
+    surface = _colour_key(np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3),
+                                          medians.shape))
+    seen = ~np.isnan(look.value_colours).any(axis=1)
+    if not seen.any():
+        return np.zeros(len(medians), bool)
+    cards, spread = look.value_colours[seen], look.value_spread[seen]
+    to_card = np.linalg.norm(cards[None, :, :] - keys[:, None, :], axis=2)
+    apart = np.linalg.norm(cards[None, :, :] - surface[:, None, :], axis=2) \
+        >= float(section("grid")["empty_card_colour_apart"]) * spread[None, :]
+    nearer = to_card < np.linalg.norm(keys - surface, axis=1)[:, None]
+    return np.asarray((nearer & apart).any(axis=1), bool)
+
+
+def _strays(medians: np.ndarray, ref: np.ndarray, bare: np.ndarray) -> np.ndarray:
+    """Per cell (its median colour), whether it strays from the bare table as a thing over
+    it does, not as the light does. Grain and noise spread a bare cell's pixels around the
+    table's colour (the per-pixel tolerance allows that), but the middle of them stays on it;
+    a hand of nearly the table's colour (tan skin on pine, or on a pale mat once
+    white-balanced) moves the whole cell, its median more than ``empty_median_hue`` from the
+    table's (``ref``: one colour, or one per cell). A lamp or light falling off moves the
+    other bare cells (``bare``: those that pass every other test) alike, so a cell stray from
+    the table counts as bare still when it is within ``empty_median_hue`` of their median
+    (of those of them not stray themselves, when there are two: cards passing for the table
+    would pull the median towards their own colour); with fewer than two such cells to compare
+    with, nothing tells a lamp from a hand."""
+    limit = float(section("grid")["empty_median_hue"])
+    hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
+    ref = np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3), medians.shape)
+    ref_hue = ref / (ref.sum(axis=1, keepdims=True) + 1.0)
+    stray = np.abs(hue - ref_hue).max(axis=1) > limit
+    first = stray.copy()
+    for k in np.flatnonzero(stray):
+        peers = np.flatnonzero(bare)
+        peers = peers[peers != k]
+        # the peers that show the table's own colour, when there are two: cards of one colour
+        # passing for the table beside bare cells would pull all the peers' median between the
+        # two colours, near both (a lamp moves every bare cell, and then none is calm)
+        calm = peers[~first[peers]]
+        if len(calm) >= 2:
+            peers = calm
+        if len(peers) >= 2:
+            stray[k] = bool(np.abs(hue[k] - np.median(hue[peers], axis=0)).max() > limit)
+    return np.asarray(stray, bool)
+
+
+def _bare_patches(medians: np.ndarray, look: GridLook | None) -> np.ndarray | None:
+    """Of the table patches around the area (their median colours), those showing the
+    surface the calibration's empty cells showed, when that is not what most patches show
+    (a mat larger than the area: the patches reach past its edge onto the table in some
+    pictures and not in others); None to keep them all. The surface is the group of at least
+    ``table_neighbours`` + 1 patches of one colour (``_like``) nearest to a calibration
+    picture's empty cells, and it must be near them loosely (``mat_hue_tolerance``,
+    ``mat_brightness_ratio``: the lamps differ between pictures)."""
+    cfg = section("grid")
+    if look is None or not len(look.bare) or len(medians) <= int(cfg["table_neighbours"]):
+        return None
+    # each patch's group: the patches of its colour (row i: every patch against patch i)
+    n = len(medians)
+    groups = (_like(np.tile(medians, (n, 1))[:, None, :], np.repeat(medians, n, axis=0))
+              >= 1.0).reshape(n, n)
+    size = groups.sum(axis=1)
+    keys = _colour_key(medians)
+    bare_keys = _colour_key(look.bare)
+    closeness = np.linalg.norm(keys[:, None, :] - bare_keys[None, :, :], axis=2).min(axis=1)
+    closeness[size <= int(cfg["table_neighbours"])] = np.inf
+    if not np.isfinite(closeness).any():
+        return None
+    best = int(np.argmin(closeness))
+    keep = groups[best]
+    if keep.sum() * 2 > len(medians):
+        return None  # most patches show that surface already: their median is its colour
+    ref = np.median(medians[keep], axis=0)
+    hue = ref / (ref.sum() + 1.0)
+    bare_hue = look.bare / (look.bare.sum(axis=1, keepdims=True) + 1.0)
+    ratio = (ref.sum() + 1.0) / (look.bare.sum(axis=1) + 1.0)
+    loose = float(cfg["mat_brightness_ratio"])
+    near = (np.abs(hue[None, :] - bare_hue).max(axis=1) <= float(cfg["mat_hue_tolerance"])) \
+        & (ratio >= 1 / loose) & (ratio <= loose)
+    return keep if near.any() else None
+
+
+def _texture_limit(texture_ref: float) -> float:
+    cfg = section("grid")
+    return texture_ref * float(cfg["empty_texture_factor"]) + float(cfg["empty_texture_floor"])
+
+
+def learn_bare(cells_by_image: list[list[np.ndarray]], tables: list[list[np.ndarray]]
+               ) -> tuple[str, np.ndarray, float]:
+    """What the bare surface inside the area is: ``table`` when the calibration's empty
+    cells show their own picture's table, else ``mat``; the mat's colour in each picture
+    (BGR, white-balanced) and its texture."""
+    share = float(section("grid")["empty_colour_share"])
+    colours: list[np.ndarray] = []
+    textures: list[float] = []
+    table_like: list[bool] = []
+    for cells, table in zip(cells_by_image, tables, strict=True):
+        if not cells:
+            continue
+        px, _, texture = _stats(cells)
+        colours.append(np.median(px.reshape(-1, 3), axis=0).astype(np.float32))
+        textures.extend(float(t) for t in texture)
+        if table:
+            ref = np.median(_stats(table)[1], axis=0)
+            table_like.append(bool(_like(px, ref).mean() >= share))
+    if not colours:
+        return "table", np.zeros((0, 3), np.float32), 0.0
+    mode = "table" if table_like and np.mean(table_like) > 0.5 else "mat"
+    return mode, np.array(colours, np.float32), float(np.median(textures))

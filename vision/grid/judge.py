@@ -1,0 +1,544 @@
+"""Judging each cell: the nearest calibration example, the templates' scores, the pairwise score
+and colour together give a value with a confidence or a decline (:func:`classify`), and the
+close-call rules that decide when a pairwise score may settle two values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy as np
+
+from vision.grid.colours import colours_confirm
+from vision.grid.features import _distances, _feature_norms
+from vision.grid.look import EMPTY, PRINT_ONLY, GridLook
+from vision.grid.pairs import _lies_turned, _value_mean, pair_score
+from vision.grid.table import table_spread
+from vision.grid.templates import _placed, _placed_memo, coarse_fit, match_windows, print_strengths
+from vision.thresholds import section
+
+
+def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
+             windows: list[np.ndarray] | None = None, foreign: np.ndarray | None = None,
+             settled: Callable[[list[bool]], set[int]] | None = None,
+             colours: np.ndarray | None = None,
+             stretched: Callable[[float], list[np.ndarray]] | None = None,
+             farther: Callable[[float], list[np.ndarray]] | None = None,
+             shifted: Callable[[list[int]], list[np.ndarray]] | None = None,
+             ) -> tuple[list[int | None], list[float], list[bool]]:
+    """Per cell: value (None = empty or declined), confidence (0 = declined) and whether it
+    looks like a card at all (nearer to the calibration's cards than to any empty cell by
+    ``card_guard``): such a cell is never read as empty.
+
+    Card or empty: the nearest calibration cell (``table``: this picture's own table patches,
+    more examples of an empty cell) must be clearly nearer than the nearest of the other kind,
+    and near enough to be like anything seen at all. Which value: the value's templates must
+    correlate best, by a clear gap, and the nearest calibration card must have that value too.
+    ``settled`` is told which cells look like cards and names the cells already decided
+    otherwise (surely empty): their values are not looked for. ``colours``: each cell's
+    middle colour; where card colours tell the values, colour agreeing counts like the nearest
+    calibration card agreeing. ``stretched(scale)``: the 25 windows with the area stretched
+    across by ``scale``; the stretch (``card_stretch``) that lets the card cells' prints fit
+    best is the one their values are read at. ``farther(scale)``: the same windows reaching
+    ``cut_search_extra`` farther past their cells; a value not trusted only because another
+    fits best on its window's edge is looked for again in them. ``shifted(cells)``: per cell,
+    its features taken ``candidate_shift`` pixels off in each of 8 directions (n, 8, features).
+    """
+    cfg = section("grid")
+    scale = 1.0  # the stretch the values are read at
+    _placed_memo().clear()  # where this picture's prints fit (kept by match_windows)
+    classes = look.classes
+    d = _distances(feats, look.features, _feature_norms(look))
+    if table is not None and len(table):
+        classes = np.concatenate([classes, np.full(len(table), EMPTY)])
+        d = np.concatenate([d, _distances(feats, table)], axis=1)
+    d_foreign = (_distances(feats, foreign).min(axis=1) if foreign is not None and len(foreign)
+                 else np.full(len(feats), np.inf))
+    card = classes != EMPTY
+    n_cal = len(look.classes)
+    d_card = d[:, card].min(axis=1) if card.any() else np.full(len(d), np.inf)
+    d_empty = d[:, ~card].min(axis=1) if (~card).any() else np.full(len(d), np.inf)
+    card_like = [bool(x) for x in d_card < d_empty * float(cfg["card_guard"])]
+    skip = settled(card_like) if settled is not None else set()
+    values: list[int | None] = [None] * len(d)
+    confidences = [0.0] * len(d)
+    table_limit = table_spread(table) * float(cfg["table_factor"]) if table is not None else 0.0
+    to_match: list[tuple[int, int, float]] = []
+    astride: list[int] = []  # nearer to a card than to any empty cell, but too far from both
+    for i, row in enumerate(d):
+        if i in skip:
+            continue
+        dc, de = float(d_card[i]), float(d_empty[i])
+        # the table outside the area speaks for an empty cell only when the cell is as close
+        # to it as its patches are to each other (an arm the colour of the table is not)
+        d_cal_empty = float(row[:n_cal][~card[:n_cal]].min()) if (~card[:n_cal]).any() \
+            else np.inf
+        d_table = float(row[n_cal:].min()) if len(row) > n_cal else np.inf
+        if de < dc and d_table < d_cal_empty and d_table > table_limit:
+            continue
+        nearest = min(dc, de)
+        occupancy = 1.0 - nearest / max(dc, de, 1e-6)
+        # the table changes from picture to picture more than cards do: allow it more spread
+        limit = look.max_distance * (float(cfg["empty_spread"]) if de < dc else 1.0)
+        needed = cfg["min_empty_confidence"] if de < dc else cfg["min_confidence"]
+        if nearest > limit or d_foreign[i] < nearest:
+            if dc < de and nearest > limit and d_foreign[i] >= nearest:
+                astride.append(i)
+            continue
+        if occupancy < needed:
+            # nearer to a card than to any empty cell, but not clearly: a card that lies off
+            # its cell's middle (or a layout unlike calibration's) looks half like the table
+            # around it. Only its print may still say which card it is, clearly and alone
+            # (PRINT_ONLY: no nearest calibration card to agree with).
+            if dc < de and windows is not None and occupancy > 0:
+                to_match.append((i, PRINT_ONLY, occupancy))
+            continue
+        if de < dc:
+            confidences[i] = round(min(1.0, occupancy), 3)
+            continue
+        knn_value = int(classes[np.flatnonzero(card)[int(row[card].argmin())]])
+        if windows is None:
+            values[i], confidences[i] = knn_value, round(min(1.0, occupancy), 3)
+            continue
+        to_match.append((i, knn_value, occupancy))
+    if to_match and stretched is not None and windows is not None:
+        # the stretch is one for the whole picture: a few card cells spread over it tell it
+        every = [i for i, v, _ in to_match if v != PRINT_ONLY] or [i for i, _, _ in to_match]
+        cells = every[::max(1, len(every) // int(cfg["stretch_cells"]))][:int(cfg["stretch_cells"])]
+        options = [windows] + [stretched(float(k)) for k in cfg["card_stretch"]
+                               if float(k) != 1.0]
+        fits = coarse_fit(look, [[ws[i] for i in cells] for ws in options])
+        windows = options[int(np.argmax(fits))]  # the first (unstretched) on a tie
+        scale = [1.0, *(float(k) for k in cfg["card_stretch"] if float(k) != 1.0)][
+            int(np.argmax(fits))]
+    if astride and shifted is not None and windows is not None:
+        # a card lying off its cell by more than calibration's shifted copies allow for (other
+        # art 3503, 9204, 9324: single cards 6 px across and up off the lattice the others lie
+        # on, at 1.01-1.04 times the distance allowed, and a third of it once looked at where
+        # they lie) is compared again from where it lies, the cell's features taken a little
+        # way off in each direction; nearer than the distance allowed there, it is a card
+        # whose print the templates must still read like any other's
+        views = shifted(astride)
+        for i, view in zip(astride, views, strict=True):
+            near = _distances(view, look.features[card[:n_cal]])
+            at = np.unravel_index(int(near.argmin()), near.shape)
+            nearest, de = float(near[at]), float(d_empty[i])
+            if nearest > look.max_distance or d_foreign[i] < nearest:
+                continue
+            occupancy = 1.0 - nearest / max(nearest, de, 1e-6)
+            knn_value = int(look.classes[np.flatnonzero(card[:n_cal])[int(at[1])]])
+            if occupancy >= cfg["min_confidence"]:
+                to_match.append((i, knn_value, occupancy))
+            elif occupancy > 0:
+                to_match.append((i, PRINT_ONLY, occupancy))
+    if to_match:
+        pair_gaps = np.full(len(to_match), np.nan)
+        edges = np.zeros((len(to_match), 6), bool)
+        all_scores = match_windows(look, [windows[i] for i, _, _ in to_match],  # type: ignore[index]
+                                   pair_gaps, edges)
+    coloured = colours_confirm(look, colours) if colours is not None and to_match \
+        else [None] * len(feats)
+
+    def judged(scores: np.ndarray, pair_gap: float, edge: np.ndarray, knn_value: int, i: int,
+               window: np.ndarray | None) -> tuple[int, float, bool, bool]:
+        """The best value, its gap, whether the tests but the cut one pass, and that one."""
+        order = np.argsort(scores)[::-1]
+        best, gap = int(order[0]), float(scores[order[0]] - scores[order[1]])
+        # a small gap is enough only when the nearest calibration card agrees
+        agreed = best == knn_value and gap >= cfg["min_gap_agreed"]
+        # ... or when the card's colour says that value and no other
+        if coloured[i] == best and knn_value != PRINT_ONLY:
+            agreed = agreed or gap >= cfg["min_gap_coloured"]
+        # alone, the templates must be sure: a 3's pips lie inside a 5's, so the two correlate
+        alone = gap >= cfg["min_gap"] and scores[best] >= cfg["min_correlation_alone"]
+        # ... or the best two values' prints, compared where they differ, say so clearly (a 4
+        # is a 5 without its middle pip: their templates correlate alike, the pip tells);
+        # more clearly when the nearest calibration card names the other of the two, or when
+        # there is no nearest card at all (PRINT_ONLY: the print alone speaks; a 3 half under
+        # a lighter occluder, its middle pip hidden, was read as a 2 by 0.42, own art h10311)
+        disputed = knn_value in (int(order[1]), PRINT_ONLY)
+        # it weighs only the best two: when the nearest calibration card names a third value,
+        # it does not answer that card (a 3 whose own print was not even among the best two,
+        # read as 1 over 2 by 0.56 with the nearest card saying 3, own art h10352 g047)
+        third = knn_value not in (best, int(order[1]), PRINT_ONLY)
+        paired = bool(pair_gap >= cfg["min_pair_gap_disputed" if disputed
+                                      else "min_pair_gap"]) \
+            and scores[best] >= cfg["min_correlation_alone"] and not third
+        # the nearest calibration card and the card's colour are two other witnesses: when
+        # both name one other value, the print alone does not outvote them (a card lying
+        # half out of its window shows a 3's top, which a 5's template fits)
+        outvoted = knn_value != PRINT_ONLY and knn_value != best and coloured[i] == knn_value
+        # a close call none of that settles: the two values' prints laid on the card decide
+        # it (pair_decides); when the nearest calibration card names a third value, the best
+        # must beat that value's print on the card too (the pairwise score weighs any two
+        # values, not only the templates' best two: own art 9902 g023, a 5 over a 0 by 0.08,
+        # the nearest card a 3's, the 5 ahead of both by 0.40)
+        second = int(order[1])
+        if not (alone or agreed or paired) and window is not None:
+            s = close_pair_score(look, window, best, second, scores)
+            paired = bool(s >= _pair_needed(look, best, second)) and (
+                not third or (bool(cfg["pair_answers_third"])
+                              and pair_beats(look, window, best, knn_value)))
+            # ... and when the nearest calibration card names the second value, the two
+            # prints laid on the card may decide for it: two witnesses against a near tie of
+            # the templates (own art 9951 g020: three 5s a 3's template fitted 0.003-0.03
+            # better, the pips saying 5 by 0.43-0.49). The score projects the card on the two
+            # prints' difference, so -s is the second's lead; it must clear what reading the
+            # second over the best would ask.
+            if not paired and bool(cfg["pair_reads_second"]) and knn_value == second \
+                    and coloured[i] in (None, second) \
+                    and scores[second] >= cfg["min_correlation_alone"] \
+                    and bool(-s >= _pair_needed(look, second, best)):
+                best, paired, outvoted = second, True, False
+            # ... and when the nearest calibration card names the best value too, the score
+            # need only side with the two of them clearly (``agreed_pair_score``), not carry the
+            # call alone (own art 10901: single 2s over 1 by 0.02-0.03, the nearest card a 2,
+            # the prints leaning to the 2 by 0.12-0.19 against the 0.25 asked alone)
+            if not paired and _agreed_close_call(look, s, best, second, knn_value, coloured[i]):
+                paired = True
+
+        # ... and where neither settles it, whether the print has a hole may, when the
+        # nearest calibration card and the card's colour side with what the hole says (own
+        # art 10608: tilted 0s and 5s on a table the 5s' colour fit alike, 0.78-0.86)
+        if not (alone or agreed or paired) and window is not None \
+                and coloured[i] in (None, knn_value) \
+                and holes_read(look, window, scores, best, second, knn_value):
+            best, paired, outvoted = knn_value, True, False
+        # another value fitting best on the window's edge may lie farther out than the window
+        # reaches (a card far off its cell, its print cut): its score says too little, and a
+        # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
+        # its window fits a serif 3 better than a 5)
+        cut = scores[best] < cfg["edge_min_correlation"] \
+            and bool(np.delete(edge, best).any())
+        passes = scores[best] >= cfg["min_correlation"] and (alone or agreed or paired) \
+            and not outvoted
+        # read on its templates alone while the nearest calibration card names another value:
+        # the two values' prints laid on the card must not side with that card (a faint 4 in
+        # low light fits a 1's nearly blank print better than its own, other art h10814)
+        if passes and alone and not (agreed or paired) and window is not None \
+                and _alone_doubted(look, window, best, knn_value):
+            passes = False
+        # ... and where those two prints cannot be laid on the card at all, each value's mean
+        # print is laid alone: it must not side with that card either (a turned 5 half under a
+        # hand read as 3 at 0.30, other art h11352 g010)
+        if passes and alone and not (agreed or paired) and window is not None \
+                and _unpaired_doubted(look, window, best, knn_value):
+            passes = False
+        # read on the nearest card's word over a close call of the templates: the two prints
+        # laid on the card must not clearly say the second value instead (a dim 3 read as 5 at
+        # 0.11, the prints saying 3 by 0.43, hard set g4/safety-923-hard g020)
+        if passes and agreed and not (alone or paired) and window is not None \
+                and bool(cfg["agreed_pair_veto"]) \
+                and _agreed_contradicted(look, window, best, second, scores):
+            passes = False
+        return best, gap, bool(passes), bool(cut)
+
+    # (cell, value, confidence, the window it was read in) passing each test
+    readable: list[tuple[int, int, float, np.ndarray]] = []
+    cut_off: list[tuple[int, int, float, int]] = []  # (cell, nearest card's value, occupancy, best)
+    for k, ((i, knn_value, occupancy), scores) in enumerate(
+            zip(to_match, all_scores if to_match else [], strict=True)):
+        best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i,
+                                        None if windows is None else windows[i])
+        if passes and not cut:
+            readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3),
+                             windows[i]))  # type: ignore[index]
+        elif passes:
+            cut_off.append((i, knn_value, occupancy, best))
+    if cut_off and farther is not None:
+        # where another value fits best on the window's edge, its print may lie farther out
+        # than the window reaches: looked for again in windows reaching farther, the cell is
+        # read when the same value still fits best and passes the same tests, and no other
+        # value compared at full size there (the second best, and any within
+        # ``refine_margin`` of the best at half size) fits best on the farther window's edge.
+        # (A value whose print is absent has its best fit anywhere, often on an edge where
+        # the card's outline gives it something to fit: in 6 of 550 clean grids such a value,
+        # far behind the best, left a card asked; a print cut by the first window shows more
+        # of itself in the farther one and comes closer.)
+        wide = farther(scale)
+        views = [wide[i] for i, _, _, _ in cut_off]
+        wide_gaps = np.full(len(cut_off), np.nan)
+        wide_edges = np.zeros((len(cut_off), 6), bool)
+        wide_scores = match_windows(look, views, wide_gaps, wide_edges)
+        for k, (i, knn_value, occupancy, before) in enumerate(cut_off):
+            best, gap, passes, cut = judged(wide_scores[k], float(wide_gaps[k]),
+                                            wide_edges[k] & (wide_scores[k] > -1.0), knn_value, i,
+                                            views[k])
+            if passes and not cut and best == before:
+                readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), views[k]))
+    # a value's print must show about as strongly as the picture's other prints do: a pale
+    # card's pale numeral fits a dark card's white one only weakly, yet clearly better than
+    # the other values' prints (own art h9112 g005: three dim 3s read as 5, by 0.10-0.14, at
+    # under half the strength of the picture's other cards). The picture's own cards are the
+    # measure (its light and exposure dim them all alike); too few of them tell nothing.
+    if len(readable) >= int(cfg["print_strength_cells"]):
+        strengths = print_strengths(look, [view for *_, view in readable],
+                                    [v for _, v, _, _ in readable])
+        floor = float(cfg["min_print_strength"]) * float(np.median(strengths))
+        readable = [r for r, s in zip(readable, strengths, strict=True) if s >= floor]
+    for i, best, confidence, _ in readable:
+        values[i], confidences[i] = best, confidence
+    _placed_memo().clear()  # (lets the picture's windows go)
+    return values, confidences, card_like
+
+
+def pair_decides(look: GridLook, window: np.ndarray, best: int, second: int,
+                 scores: np.ndarray) -> bool:
+    """Whether a close call between the best two values is settled by :func:`pair_score`:
+    only when the best value's templates correlate at least ``min_correlation_alone``, and the
+    card looks more like ``best`` than ``second`` by ``min_pair_score`` and by
+    ``pair_score_margin`` more than any calibration card of ``second`` ever did
+    (``look.pair_floor``, learnt left one picture out; ``pair_score_unlearnt`` where too few
+    calibration cards showed it)."""
+    return bool(close_pair_score(look, window, best, second, scores)
+                >= _pair_needed(look, best, second))
+
+
+def close_pair_score(look: GridLook, window: np.ndarray, best: int, second: int,
+                     scores: np.ndarray) -> float:
+    """:func:`pair_score` of ``best`` over ``second`` for a close call (the two values'
+    templates within ``min_gap``, the best's correlating at least ``min_correlation_alone``);
+    NaN for any other cell, or where calibration learnt no floor at all (no pairwise step)."""
+    cfg = section("grid")
+    if scores[best] < cfg["min_correlation_alone"] \
+            or scores[best] - scores[second] >= cfg["min_gap"] \
+            or not np.isfinite(_pair_needed(look, best, second)):
+        return float("nan")
+    return pair_score(look, window, best, second)
+
+
+def _pair_needed(look: GridLook, a: int, b: int) -> float:
+    """The :func:`pair_score` of ``a`` over ``b`` that reads ``a``: ``min_pair_score``, and
+    ``pair_score_margin`` more than any calibration card of ``b`` ever reached toward ``a``
+    (``look.pair_floor``, learnt left one picture out). Where calibration showed too few cards
+    of either value to learn that (``pair_min_cards``), ``pair_score_unlearnt``: more than
+    any card of another value has reached on any set measured. NaN (never) when calibration
+    learnt no floor at all."""
+    cfg = section("grid")
+    if look.pair_floor.shape != (6, 6) or not np.isfinite(look.pair_floor).any():
+        return float("nan")  # a calibration stored before the pairwise step: never
+    floor = float(look.pair_floor[a, b])
+    if not np.isfinite(floor):
+        return float(cfg["pair_score_unlearnt"])
+    return max(float(cfg["min_pair_score"]), floor + float(cfg["pair_score_margin"]))
+
+
+def _agreed_close_call(look: GridLook, score: float, best: int, second: int, knn_value: int,
+                       colour: int | None) -> bool:
+    """Whether a close call the templates' best value leads by less than ``min_gap_agreed``
+    (and so by less than the nearest calibration card's agreement asks) is read on three
+    witnesses together: the templates put ``best`` first, the nearest calibration card names
+    ``best`` (``knn_value``), the card's colour names no other value, and the two prints laid on
+    the card (``score``, :func:`close_pair_score`) favour ``best`` by ``agreed_pair_score`` and
+    by ``pair_score_margin`` more than any calibration card of ``second`` ever reached toward
+    ``best`` (``look.pair_floor``). Where no floor was learnt for the pair, never: the score
+    alone then has no measure of what a card of ``second`` may reach."""
+    if knn_value != best or colour not in (None, best) or not np.isfinite(score):
+        return False
+    cfg = section("grid")
+    floor = float(look.pair_floor[best, second]) if look.pair_floor.shape == (6, 6) \
+        else float("nan")
+    if not np.isfinite(floor):
+        return False
+    return bool(score >= max(float(cfg["agreed_pair_score"]),
+                             floor + float(cfg["pair_score_margin"])))
+
+
+def _alone_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int) -> bool:
+    """Whether a value its templates read alone (a clear gap over every other value) is put in
+    doubt by the nearest calibration card naming another value: the two values' prints laid
+    on the card (:func:`pair_score`) favour ``best`` by less than ``alone_pair_floor``.
+
+    In a dim, noisy picture a faint print fits a print with less ink better than its own: a
+    4's stroke fades into the paper and the 1's nearly blank card fits it by 0.11-0.13 (other
+    art h10814 g002, g006, g010; confidence 0.22-0.26), while the nearest calibration card
+    says 4 and the two prints compared where they differ lean to the 4 (-0.08 to -0.07). Right
+    readings the nearest card disputes are told apart from the card's value by 0.3 or more.
+    Where the two prints cannot be laid on the card either way up (NaN) the templates'
+    reading stands."""
+    if knn_value in (best, PRINT_ONLY) or knn_value < 0:
+        return False
+    # a value whose way up this card does not tell (its two ways fit within pair_turn_gap: the
+    # faint 4 of h10814 g010, 0.65 and 0.62) is tried both ways, and the way best for ``best``
+    # is kept: the reading is doubted only when no way up of the two prints favours it
+    ways = []
+    for value in (best, knn_value):
+        turned = _lies_turned(look, window, value)
+        ways.append([turned] if turned is not None else [False, True])
+    # the ways are laid one after the other, and the first that favours ``best`` by the floor
+    # settles it (the answer is the same as from all of them: doubted only when no finite
+    # score reaches the floor; the others' scores would not be looked at)
+    floor = float(section("grid")["alone_pair_floor"])
+    finite = False
+    for ta in ways[0]:
+        for tb in ways[1]:
+            s = pair_score(look, window, best, knn_value, ways=(ta, tb))
+            if np.isfinite(s):
+                if not s < floor:
+                    return False
+                finite = True
+    return finite
+
+
+def _print_holes(crop: np.ndarray) -> int:
+    """How many closed holes the print in ``crop`` (grey, the print's own size or a little
+    more) has: split in two by Otsu, the lesser part is the ink (white numerals on a coloured
+    card or dark ones on pale paper alike), and every part of the rest that no edge of the
+    crop reaches, that covers at least ``holes_min_area`` pixels and that one stroke of ink
+    alone closes is a hole (a 0 has one, or two with a slash; a 3 or a 5 none; paper shut in
+    between a numeral and a card's edge or a grid line is not). Turning or tilting the card
+    does not change it."""
+    cfg = section("grid")
+    blurred = cv2.GaussianBlur(crop, (3, 3), 0)
+    _, split = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = split > 0
+    ink = bright if bright.mean() < 0.5 else ~bright
+    n, paper, stats, _ = cv2.connectedComponentsWithStats((~ink).astype(np.uint8),
+                                                          connectivity=4)
+    _, strokes = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
+    h, w = crop.shape
+    holes = 0
+    for k in range(1, n):
+        x, y, ww, hh, area = (int(a) for a in stats[k])
+        if x == 0 or y == 0 or x + ww >= w or y + hh >= h or area < int(cfg["holes_min_area"]):
+            continue
+        part = (paper == k).astype(np.uint8)
+        ring = cv2.dilate(part, np.ones((3, 3), np.uint8)) > part
+        holes += int(np.unique(strokes[ring]).size == 1)
+    return holes
+
+
+def _value_holed(look: GridLook) -> np.ndarray:
+    """(6,): per value, 1 when every calibration template of it (the mean print and the single
+    cards, as stored) has a hole, 0 when none has, -1 when they disagree or the value was not
+    seen (the witness then says nothing about that value)."""
+    key = id(look.templates)
+    memo: dict[int, tuple[np.ndarray, np.ndarray]] = getattr(_placed, "holed", None) or {}
+    _placed.holed = memo
+    if key in memo and memo[key][0] is look.templates:
+        return memo[key][1]
+    holed = np.full(6, -1, np.int64)
+    for v in range(6):
+        seen = {_print_holes(t) > 0 for t in look.templates[look.template_values == v]}
+        if len(seen) == 1:
+            holed[v] = int(seen.pop())
+    memo.clear()
+    memo[key] = (look.templates, holed)
+    return holed
+
+
+def holes_tell(look: GridLook, window: np.ndarray, a: int, b: int) -> int | None:
+    """A second witness for a close call between values ``a`` and ``b`` whose prints differ in
+    holes (calibration's templates of one all have a hole, of the other none:
+    :func:`_value_holed`): which of the two the card's print is by whether it has a hole.
+    The print is cut where the two values' templates fit it best (either way up), a few
+    pixels wider (``holes_pad``). None when calibration does not tell the two apart by holes.
+
+    Tilted numeral cards on a table their own colour fit 0, 3 and 5's templates alike
+    (0.78-0.86, own art 10608), and the two prints laid on one card do not say which either;
+    a 0's closed ring does."""
+    holed = _value_holed(look)
+    if holed[a] < 0 or holed[b] < 0 or holed[a] == holed[b]:
+        return None
+    th, tw = look.templates.shape[1:]
+    if window.shape[0] < th or window.shape[1] < tw:
+        return None
+    best, x, y = -2.0, 0, 0
+    for t in look.templates[np.isin(look.template_values, (a, b))]:
+        _, fit, _, loc = cv2.minMaxLoc(cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED))
+        if fit > best:
+            best, x, y = fit, int(loc[0]), int(loc[1])
+    pad = int(section("grid")["holes_pad"])
+    crop = window[max(0, y - pad):y + th + pad, max(0, x - pad):x + tw + pad]
+    has = int(_print_holes(crop) > 0)
+    return a if has == holed[a] else b
+
+
+def holes_read(look: GridLook, window: np.ndarray, scores: np.ndarray, best: int, second: int,
+               knn_value: int) -> bool:
+    """Whether a close call the templates and the two prints laid on the card left open is
+    read as ``knn_value`` (the nearest calibration card's value, one of the best two) because
+    the print's holes (:func:`holes_tell`) name that value too: the templates within
+    ``min_gap`` of each other, the value's own correlating at least ``min_correlation_alone``,
+    and no third value that holes cannot tell from it within ``min_gap_agreed`` of it (a 5
+    whose templates rank 0 over 3 is not read as 3 for having no hole). The two prints laid
+    on the card (:func:`pair_score`) must not lean to the other value by ``holes_pair_against``
+    or more, nor be unable to say (NaN): a blurred 5 under a hand, its opening closed, showed
+    a hole and its nearest calibration card said 0 (own art h10802 g002: templates 5 by 0.05,
+    pairwise 5 by 0.21). Four witnesses agree; no bar is lowered."""
+    cfg = section("grid")
+    if not bool(cfg["holes_witness"]) or knn_value not in (best, second) \
+            or scores[best] - scores[second] >= cfg["min_gap"] \
+            or scores[knn_value] < cfg["min_correlation_alone"]:
+        return False
+    holed = _value_holed(look)
+    for v in range(6):
+        alike = holed[v] < 0 or holed[v] == holed[knn_value]
+        if v not in (best, second) and alike \
+                and scores[knn_value] - scores[v] < cfg["min_gap_agreed"]:
+            return False
+    if holes_tell(look, window, best, second) != knn_value:
+        return False
+    other = second if knn_value == best else best
+    return bool(pair_score(look, window, knn_value, other) > -float(cfg["holes_pair_against"]))
+
+
+def _agreed_contradicted(look: GridLook, window: np.ndarray, best: int, second: int,
+                         scores: np.ndarray) -> bool:
+    """Whether a close call the nearest calibration card settled for ``best`` is contradicted
+    by the two values' prints laid on the card (:func:`close_pair_score`): they say ``second``
+    by as much as reading ``second`` over ``best`` would ask (:func:`_pair_needed`).
+
+    A dim 3 fitted the 5's templates 0.85 and its own 0.80, and the nearest calibration card
+    said 5: read as 5 at 0.11, while the pips compared where the two prints differ said 3 by
+    0.43, over the 0.25 asked (hard set /tmp/g4/safety-923-hard g020 (2, 0), main ecaa2a0).
+    Two witnesses each way: declined, never read as the second."""
+    s = close_pair_score(look, window, best, second, scores)
+    return bool(np.isfinite(s)) and bool(-s >= _pair_needed(look, second, best))
+
+
+def _mean_fit(look: GridLook, window: np.ndarray, value: int) -> float:
+    """How well ``value``'s mean print fits the card in ``window`` (the best correlation of
+    either way up, anywhere in the window); NaN when calibration saw no card of that value."""
+    fits = []
+    for turned in (False, True):
+        mean = _value_mean(look, value, turned)
+        if mean is None or window.shape[0] < mean.shape[0] or window.shape[1] < mean.shape[1]:
+            continue
+        res = cv2.matchTemplate(np.asarray(window, np.float32), mean, cv2.TM_CCOEFF_NORMED)
+        fits.append(float(res.max()))
+    return max(fits) if fits else float("nan")
+
+
+def _unpaired_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int) -> bool:
+    """Whether a value its templates read alone is put in doubt, where :func:`_alone_doubted`
+    cannot judge: the nearest calibration card names another value, the two values' prints
+    cannot be laid on one card (every :func:`pair_score` NaN, though calibration learnt where
+    both lie on their cards), and that value's mean print, laid alone, fits the card at least
+    ``unpaired_mean_lead`` better than ``best``'s does.
+
+    The templates are single calibration cards' prints, and the best of six may fit a card
+    half under a hand by chance: other art h11352 g010, a turned 5 whose right half lay under
+    a hand, a 3's template fitting 0.75 (the 5's not among the best two), while the nearest
+    calibration card said 5 and the 5's mean print fitted 0.66 against the 3's 0.57. Two
+    witnesses (the nearest card and the mean prints) against one (the best template)."""
+    if knn_value in (best, PRINT_ONLY) or knn_value < 0 or look.print_offsets.shape != (6, 2) \
+            or not np.isfinite(look.print_offsets[[best, knn_value]]).all():
+        return False  # (a calibration stored before the pairwise step: as before)
+    ways = []
+    for value in (best, knn_value):
+        turned = _lies_turned(look, window, value)
+        ways.append([turned] if turned is not None else [False, True])
+    if any(np.isfinite(pair_score(look, window, best, knn_value, ways=(ta, tb)))
+           for ta in ways[0] for tb in ways[1]):
+        return False  # the two prints laid on the card judge it (_alone_doubted)
+    lead = _mean_fit(look, window, knn_value) - _mean_fit(look, window, best)
+    return bool(lead >= float(section("grid")["unpaired_mean_lead"]))
+
+
+def pair_beats(look: GridLook, window: np.ndarray, a: int, b: int) -> bool:
+    """Whether the card in ``window`` looks more like value ``a`` than ``b`` by
+    :func:`pair_score`, as much as :func:`pair_decides` asks (whatever the two values'
+    templates scored)."""
+    return bool(pair_score(look, window, a, b) >= _pair_needed(look, a, b))

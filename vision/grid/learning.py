@@ -1,0 +1,157 @@
+"""Calibration: learn the area's inset, the nearest-example features, the templates, the
+pairwise floors and offsets, card colours and the bare surface from the user's own labelled
+grids (:func:`learn`), one picture's working memory at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from vision.errors import NoPlayAreaFound
+from vision.grid.area import _area_homography, find_area, grey_area, rectify
+from vision.grid.colours import learn_value_colours
+from vision.grid.empty import learn_bare
+from vision.grid.features import _distances, area_features
+from vision.grid.look import EMPTY, Grid, GridLook
+from vision.grid.pairs import learn_pair_floor, learn_print_offsets
+from vision.grid.reader import _cells_and_table
+from vision.grid.registration import register
+from vision.grid.templates import learn_templates
+from vision.thresholds import section
+
+
+def _examples(areas: list[np.ndarray], grids: list[Grid], augment: bool
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    cfg = section("grid")
+    shifts = [int(s) for s in cfg["shifts"]] if augment else [0]
+    turns = [False, True] if augment and cfg["turned"] else [False]
+    feats, classes, owner = [], [], []
+    for n, (area, grid) in enumerate(zip(areas, grids, strict=True)):
+        labels = [EMPTY if v is None else int(v) for row in grid for v in row]
+        # shifted along one axis at a time: the cross costs half the full square of shifts
+        moves = sorted({(dx, 0) for dx in shifts} | {(0, dy) for dy in shifts})
+        for dx, dy in moves:
+            for turned in turns:
+                feats.append(area_features(area, 4, dx, dy, turned))
+                classes.extend(labels[::-1] if turned else labels)
+                owner.extend([n] * 25)
+    return np.concatenate(feats), np.array(classes), np.array(owner)
+
+
+def _unshifted_rows(pictures: int) -> np.ndarray:
+    """Where each picture's unshifted, unturned cells lie among :func:`_examples`'s augmented
+    rows (in the order of the unaugmented rows)."""
+    cfg = section("grid")
+    shifts = [int(s) for s in cfg["shifts"]]
+    turns = [False, True] if cfg["turned"] else [False]
+    moves = sorted({(dx, 0) for dx in shifts} | {(0, dy) for dy in shifts})
+    block = moves.index((0, 0)) * len(turns)  # the unturned copy comes first
+    per_picture = len(moves) * len(turns) * 25
+    return np.concatenate([p * per_picture + block * 25 + np.arange(25)
+                           for p in range(pictures)]) if pictures else np.zeros(0, np.intp)
+
+
+#: a calibration picture, or a function that gives it (:func:`learn` then holds one at a time)
+Picture = np.ndarray | Callable[[], np.ndarray]
+
+
+def _picture(picture: Picture) -> np.ndarray:
+    return picture() if callable(picture) else picture
+
+
+def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
+    """Learn the area's inset and each value's look from labelled images (image, grid).
+
+    Each picture is looked at once per pass and what is learnt from it kept, never more than
+    one picture's working memory at a time: a picture given as a function (the demo's
+    calibration keeps its pictures compressed) is called once per pass and let go after it.
+    """
+    cfg = section("grid")
+    found = []
+    for picture, grid in examples:
+        try:
+            corners, white = find_area(_picture(picture))
+            found.append((picture, corners, white, grid))
+        except NoPlayAreaFound:
+            continue
+    if not found:
+        return GridLook()
+    steps = np.arange(cfg["inset_from"], cfg["inset_to"] + 1e-6, cfg["inset_step"])
+    labels = [EMPTY if v is None else int(v) for *_, g in found for row in g for v in row]
+    classes = np.array(labels)
+    owner = np.repeat(np.arange(len(found)), 25)
+
+    def features(insets: list[tuple[float, float]]) -> list[np.ndarray]:
+        # each inset's unshifted features of every picture's cells, a picture at a time
+        by_inset: list[list[np.ndarray]] = [[] for _ in insets]
+        for picture, corners, white, g in found:
+            image = _picture(picture)
+            for at, inset in zip(by_inset, insets, strict=True):
+                at.append(_examples([rectify(image, corners, inset, white=white)], [g],
+                                    augment=False)[0])
+            del image
+        return [np.concatenate(at) for at in by_inset]
+
+    def score(feats: np.ndarray) -> float:
+        # how well cells of one image are told apart by the other images' cells
+        d = _distances(feats, feats)
+        if len(found) > 1:
+            d[owner[:, None] == owner[None, :]] = np.inf
+        else:
+            np.fill_diagonal(d, np.inf)
+        same = np.where(classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
+        other = np.where(classes[:, None] != classes[None, :], d, np.inf).min(axis=1)
+        ok = np.isfinite(same) & np.isfinite(other)
+        if not ok.any():
+            return 0.0
+        return float(np.mean(other[ok] - same[ok]))
+
+    def best(insets: list[tuple[float, float]]) -> float:
+        # a few insets at a time: all thirteen insets' features of every picture are 5 MB
+        scores = [score(f) for at in range(0, len(insets), 5)
+                  for f in features(insets[at:at + 5])]
+        # the first of the best, as max() over the steps picks it
+        return float(steps[max(range(len(steps)), key=scores.__getitem__)])
+
+    # x and y insets are searched one after the other, the first on a common guess
+    ay = best([(a, a) for a in steps])
+    ax = best([(a, ay) for a in steps])
+    ay = best([(ax, a) for a in steps])
+    grids = [g for *_, g in found]
+    areas, greys, cells_by_image, empties, tables = [], [], [], [], []
+    for picture, corners, white, g in found:
+        image = _picture(picture)
+        # the area as the picture's cards lie (the inset stays the fallback's, for readings
+        # whose cards are too few to register the area)
+        p = register(image, _area_homography(corners, (ax, ay), 0))[0]
+        areas.append(rectify(image, corners, (ax, ay), white=white, place=p))
+        greys.append(grey_area(image, corners, (ax, ay), p))
+        cells, table, _ = _cells_and_table(image, corners, (ax, ay), white, p)
+        del image
+        # copies: the views would keep the picture's whole white-balanced warp
+        cells = [c.copy() for c in cells]
+        cells_by_image.append(cells)
+        empties.append([cells[r * 5 + c] for r in range(5) for c in range(5) if g[r][c] is None])
+        tables.append([t.copy() for t in table])
+    feats, classes, _ = _examples(areas, grids, augment=True)
+    plain, plain_classes, _ = _examples(areas, grids, augment=False)
+    del areas
+    # the spread of the calibration's own cells: each unshifted cell's distance to its
+    # nearest other example of the same class (its own shifted and turned copies included)
+    d = _distances(plain, feats)
+    # the cell itself is left out by where it lies among the examples, not by a distance of
+    # zero: float32 distances of a row to itself come out at 0.0005-0.001, not 0
+    d[np.arange(len(plain)), _unshifted_rows(len(grids))] = np.inf
+    same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
+    spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
+    del d, same
+    templates, values, masks = learn_templates(greys, grids)
+    mode, bare, texture = learn_bare(empties, tables)
+    value_colours, value_spread = learn_value_colours(cells_by_image, grids)
+    pair_floor = learn_pair_floor(greys, grids)
+    print_offsets = learn_print_offsets(templates, values, greys, grids)
+    return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
+                    templates, values, masks, mode, bare, texture, value_colours, value_spread,
+                    pair_floor, print_offsets)

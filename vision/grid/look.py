@@ -1,0 +1,103 @@
+"""What calibration learnt about the user's play area and cards (:class:`GridLook`), and the
+class indices every stage shares (``EMPTY``, ``PRINT_ONLY``).
+
+Every stage reads a ``GridLook``; none of them changes it, and only :mod:`.learning` makes one.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+EMPTY = 6  # class index of an empty cell
+PRINT_ONLY = -1  # a cell whose value only its print may tell (no nearest calibration card)
+Grid = list[list[int | None]]
+
+
+@dataclass
+class GridLook:
+    """What calibration learnt about the user's play area and cards."""
+
+    inset: tuple[float, float] = (0.0, 0.0)
+    features: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
+    classes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    max_distance: float = 0.0
+    #: grey templates of each value's print (half the canonical cell, centre of the card)
+    templates: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), np.uint8))
+    template_values: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: where the values' prints differ (the card's common paper and border left out)
+    template_masks: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), np.uint8))
+    #: what an empty cell shows: ``table`` (the table around the area) or a printed ``mat``
+    bare_mode: str = "table"
+    #: the calibration's empty cells: their colour in each picture (BGR, white-balanced)
+    bare: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), np.float32))
+    bare_texture: float = 0.0
+    #: each value's card colour (the middle's median as :func:`_colour_key`; NaN when unseen)
+    #: and how far calibration cards of that value strayed from it
+    value_colours: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    value_spread: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    #: (6, 6): [a, b] the highest :func:`pair_score` of ``a`` over ``b`` that any calibration
+    #: card of value ``b`` reached, its value's templates learnt without its picture (NaN where
+    #: too few cards of either value were seen: no pairwise reading)
+    pair_floor: np.ndarray = field(default_factory=lambda: np.full((6, 6), np.nan, np.float32))
+    #: (6, 2): where each value's mean print (the way up :func:`learn_templates` stores it)
+    #: lies on its card: its middle's (dy, dx) from the card's middle, the median over the
+    #: calibration cards (NaN when unseen: no pairwise reading)
+    print_offsets: np.ndarray = field(
+        default_factory=lambda: np.full((6, 2), np.nan, np.float32))
+
+    @property
+    def learnt(self) -> bool:
+        return len(self.classes) > 0 and len(self.template_values) > 0
+
+    def to_json(self) -> dict[str, Any]:
+        f16 = self.features.astype(np.float16)
+        return {"inset": list(self.inset), "max_distance": self.max_distance,
+                "shape": list(f16.shape), "classes": self.classes.tolist(),
+                "features": base64.b64encode(f16.tobytes()).decode("ascii"),
+                "template_shape": list(self.templates.shape),
+                "template_values": self.template_values.tolist(),
+                "templates": base64.b64encode(self.templates.tobytes()).decode("ascii"),
+                "template_masks": base64.b64encode(self.template_masks.tobytes()).decode("ascii"),
+                "template_scale": 1, "bare_mode": self.bare_mode, "bare": self.bare.tolist(),
+                "bare_texture": self.bare_texture,
+                "value_colours": self.value_colours.tolist(),
+                "value_spread": self.value_spread.tolist(),
+                # JSON has no NaN: an unlearnt pair is null
+                "pair_floor": [[None if np.isnan(x) else float(x) for x in row]
+                               for row in self.pair_floor.tolist()],
+                "print_offsets": [[None if np.isnan(x) else float(x) for x in row]
+                                  for row in self.print_offsets.tolist()]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GridLook:
+        raw = base64.b64decode(data["features"])
+        features = np.frombuffer(raw, np.float16).reshape(data["shape"]).astype(np.float32)
+        templates = np.frombuffer(base64.b64decode(data["templates"]), np.uint8).reshape(
+            data["template_shape"])
+        masks = np.frombuffer(base64.b64decode(data["template_masks"]), np.uint8).reshape(
+            data["template_shape"])
+        if data.get("template_scale", 2) != 1 and len(templates):
+            # stored by an older version at half the canonical size: brought to full size
+            size = (templates.shape[2] * 2, templates.shape[1] * 2)
+            templates = np.stack([cv2.resize(t, size) for t in templates])
+            masks = np.stack([cv2.resize(m, size, interpolation=cv2.INTER_NEAREST)
+                              for m in masks])
+        return cls((float(data["inset"][0]), float(data["inset"][1])), features,
+                   np.array(data["classes"], np.int64), float(data["max_distance"]),
+                   templates.copy(), np.array(data["template_values"], np.int64), masks.copy(),
+                   str(data.get("bare_mode", "table")),
+                   np.array(data.get("bare", []), np.float32).reshape(-1, 3),
+                   float(data.get("bare_texture", 0.0)),
+                   np.array(data.get("value_colours", []), np.float32).reshape(-1, 4),
+                   np.array(data.get("value_spread", []), np.float32),
+                   # stored before the pairwise reading: none (as for an unseen pair)
+                   np.array(data.get("pair_floor", [[None] * 6] * 6), np.float64)
+                   .astype(np.float32),
+                   # stored before the prints' offsets were learnt: no pairwise reading
+                   np.array(data.get("print_offsets", [[None] * 2] * 6), np.float64)
+                   .astype(np.float32))

@@ -1,0 +1,117 @@
+"""Reading a picture: find the area, register it, warp once, test the empty cells, judge the
+others and apply the group rules (:func:`read_grid`, :func:`read_grid_region`).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.ports import GridObservation
+from vision.grid.area import _area_homography, balance, find_area, rectify
+from vision.grid.empty import surely_empty
+from vision.grid.features import area_features, shifted_features
+from vision.grid.geometry import MARGIN, SEARCH, _cell_size, scaled_windows
+from vision.grid.groups import _beside_unread, _cut_off
+from vision.grid.judge import classify
+from vision.grid.look import GridLook
+from vision.grid.registration import register_checked
+from vision.grid.table import _stats, table_margin, table_patches
+from vision.thresholds import section
+
+Region = tuple[int, int, int, int]
+
+
+def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation, Region]:
+    corners, white = find_area(image)
+    values_t: tuple[tuple[int | None, ...], ...]
+    conf_t: tuple[tuple[float, ...], ...]
+    if not look.learnt:
+        # without calibration nothing can be said about a cell; the app asks for every card
+        empty = tuple(tuple(None for _ in range(5)) for _ in range(5))
+        zero = tuple(tuple(0.0 for _ in range(5)) for _ in range(5))
+        values_t, conf_t = empty, zero
+    else:
+        place, _, astray = register_checked(image, _area_homography(corners, look.inset, 0))
+        raw, big, area, cells = _warp(image, corners, look.inset, white, place)
+        w, h = _cell_size()
+        m = table_margin()
+        feats = area_features(area)
+        g = cv2.cvtColor(raw[m - MARGIN:m + 5 * h + MARGIN, m - MARGIN:m + 5 * w + MARGIN],
+                         cv2.COLOR_BGR2GRAY)
+        windows = scaled_windows(g, 1.0)
+        table, foreign, patches, table_at = table_patches(image, corners, look.inset, white,
+                                                          big, place)
+        sure: dict[int, float] = {}
+        cell_stats = _stats(cells)
+
+        def settled(card_like: list[bool]) -> set[int]:
+            sure.update(surely_empty(cells, [i for i in range(25) if not card_like[i]],
+                                     patches, look, table_at, cell_stats))
+            return set(sure)
+
+        extra = SEARCH + int(section("grid")["cut_search_extra"])
+
+        def farther(scale: float) -> list[np.ndarray]:
+            # the grey area with as much more around as the windows reach farther
+            e = extra - SEARCH
+            wide = cv2.cvtColor(raw[m - MARGIN - e:m + 5 * h + MARGIN + e,
+                                    m - MARGIN - e:m + 5 * w + MARGIN + e], cv2.COLOR_BGR2GRAY)
+            return scaled_windows(wide, scale, extra)
+
+        def shifted(at: list[int]) -> list[np.ndarray]:
+            return shifted_features(big, m, at)
+
+        values, confs, _ = classify(look, feats, table, windows, foreign, settled,
+                                    cell_stats[1], lambda scale: scaled_windows(g, scale),
+                                    farther, shifted)
+        for i in range(25):
+            if i in sure:
+                values[i], confs[i] = None, sure[i]
+            elif values[i] is None:
+                confs[i] = 0.0  # not surely the bare surface, not surely a card: ask
+        for i in _cut_off(values, confs):
+            confs[i] = 0.0
+        for i in _beside_unread(values, confs, int(section("grid")["unread_reach"])):
+            confs[i] = 0.0
+        if astray:
+            # the cards say the area is not where the markers put it, and no correction could
+            # be trusted: a cell may hold half a card and half the surface, so every cell is
+            # asked rather than read (a card half out of its cell read as an empty cell,
+            # confidence 0.88, on a mat whose cards lay half a cell off its markers)
+            confs = [0.0] * 25
+        values_t = tuple(tuple(values[r * 5:(r + 1) * 5]) for r in range(5))
+        conf_t = tuple(tuple(confs[r * 5:(r + 1) * 5]) for r in range(5))
+    x0, y0 = np.maximum(corners.min(axis=0), 0)
+    x1, y1 = corners.max(axis=0)
+    return GridObservation(values_t, conf_t), (int(x0), int(y0), int(x1), int(y1))
+
+
+def _warp(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
+          white: np.ndarray, place: np.ndarray | None = None
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
+    """One warp serves the cells, the value templates and the table around (the others are
+    crops of it, the same homography shifted): the raw warp, it white-balanced, the area with
+    4 pixels around and its 25 cells."""
+    w, h = _cell_size()
+    m = table_margin()
+    raw = rectify(image, corners, inset, margin=m, place=place)
+    big = balance(raw, white)
+    area = big[m - 4:m + 5 * h + 4, m - 4:m + 5 * w + 4]
+    cells = [area[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w]
+             for r in range(5) for c in range(5)]
+    return raw, big, area, cells
+
+
+def _cells_and_table(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
+                     white: np.ndarray, place: np.ndarray | None = None
+                     ) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+    """The 25 cells, the usual table patches around and the white-balanced area."""
+    _, big, area, cells = _warp(image, corners, inset, white, place)
+    _, _, patches, _ = table_patches(image, corners, inset, white, big, place)
+    return cells, patches, area
+
+
+def read_grid(image: np.ndarray, look: GridLook) -> GridObservation:
+    """The cards on the play area. Raises :class:`NoPlayAreaFound` without its markers."""
+    return read_grid_region(image, look)[0]
