@@ -51,8 +51,8 @@ class OrderLook:
     #: the user's cards' long side over short side, as seen in calibration (None: not learnt)
     aspect: float | None = None
     #: how clearly the learnt part shapes must tell top from bottom before a card is read
-    #: turned (None: the art does not tell them apart, so the top is the side nearer the top of
-    #: the picture)
+    #: turned (None: the art does not tell them apart; with no sketch cue either, a calibrated
+    #: look then reads only cards that read the same either way up, see :func:`read_turned`)
     turn_margin: float | None = None
     #: the calibration cards' print without its colours (see :func:`sketch`), upright, and how
     #: clearly it must tell top from bottom before a card is read turned (None: not learnt, or
@@ -1239,12 +1239,18 @@ def read_turned(cls: np.ndarray, look: OrderLook,
     only if it reads the same either way up."""
     upright = read_classes(cls, look)
     evidence = which_way_up(cls, look, card)
-    if math.isnan(evidence):
+    # nothing learnt to tell top from bottom: an uncalibrated look takes the end nearer the top
+    # of the picture as the top; but where calibration found that the user's cards' print and
+    # part shapes do not tell them apart, that end is only a guess, and a robot held upside
+    # down then reads with head and legs swapped at full confidence (other art h11523 o016, a
+    # yellow-green-green card held upside down in low light read green-green-yellow): such a
+    # card is read only when it reads the same either way up
+    if math.isnan(evidence) and not look.learnt:
         return upright
-    if evidence >= 1:
+    if not math.isnan(evidence) and evidence >= 1:
         return upright
     turned = read_classes(cls[::-1, ::-1], look)
-    if evidence <= -1:
+    if not math.isnan(evidence) and evidence <= -1:
         return turned
     # a robot whose head and legs share a colour reads the same either way up
     if upright.robot is not None and (upright.robot == turned.robot or
