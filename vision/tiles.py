@@ -153,6 +153,21 @@ def _inverse(cov: bytes, dtype: str) -> np.ndarray:
     return inv
 
 
+def _mahalanobis2(diff: np.ndarray, inv: np.ndarray) -> np.ndarray:
+    """``np.einsum("ni,ij,nj->n", diff, inv, diff)``, bit for bit, at a sixth of its cost: the
+    same products, ``(diff_i * inv_ij) * diff_j``, added in the same order (i, then j) in the
+    same precision; the three-operand einsum walks its sum one element at a time.
+    tests/vision/test_tiles_lane_speed.py holds the two equal."""
+    dtype = np.result_type(diff, inv)
+    cols = np.ascontiguousarray(diff.T, dtype=dtype)
+    inv = inv.astype(dtype, copy=False)
+    acc = np.zeros(diff.shape[0], dtype)
+    for i in range(3):
+        for j in range(3):
+            acc += (cols[i] * inv[i, j]) * cols[j]
+    return acc
+
+
 def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int,
               limit: float | None = None, wb: WhiteBlack | None = None) -> float:
     """The area, in square marker sides, of the region of ``colour`` around a tile: the pixels
@@ -184,7 +199,7 @@ def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int,
     # are left out before the full classification (most of the window, around a lane)
     diff = features(pixels) - look.model.means[colour]
     cov = np.ascontiguousarray(look.model.covs[colour])
-    near = np.einsum("ni,ij,nj->n", diff, _inverse(cov.tobytes(), cov.dtype.str), diff) <= \
+    near = _mahalanobis2(diff, _inverse(cov.tobytes(), cov.dtype.str)) <= \
         1.01 * float(section("colour")["reject_d2"])
     near &= inside.ravel()
     if limit is not None and float(near.sum()) * step * step <= limit:

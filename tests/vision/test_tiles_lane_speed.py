@@ -115,3 +115,14 @@ def test_the_shared_sample_grid_cannot_be_changed() -> None:
     assert local.shape == (81 * 81, 1, 2) and radius.shape == (81, 81)
     with pytest.raises(ValueError):
         radius[0, 0] = 0.0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_distance_to_a_colour_is_einsums_bit_for_bit(dtype: type) -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(5):
+        diff = (rng.normal(0, 1, (50000, 3)) * rng.uniform(0.01, 3, 3)).astype(np.float32)
+        a = rng.normal(0, 1, (3, 3))
+        inv = np.linalg.inv((a @ a.T + 0.1 * np.eye(3)).astype(dtype))
+        assert np.array_equal(tiles._mahalanobis2(diff, inv),
+                              np.einsum("ni,ij,nj->n", diff, inv, diff))
