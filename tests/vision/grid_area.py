@@ -11,6 +11,14 @@ import numpy as np
 from vision import grid
 from vision.grid import geometry
 
+# dice pips of each value, as shares of the card's print area (x, y): the same turned by 180
+# degrees about the middle; a 3's pips lie inside a 5's, so their templates correlate alike
+DICE_PIPS: dict[int, list[tuple[float, float]]] = {
+    0: [], 1: [(0.5, 0.5)], 2: [(0.25, 0.2), (0.75, 0.8)],
+    3: [(0.25, 0.2), (0.5, 0.5), (0.75, 0.8)],
+    4: [(0.25, 0.2), (0.75, 0.2), (0.25, 0.8), (0.75, 0.8)],
+    5: [(0.25, 0.2), (0.75, 0.2), (0.5, 0.5), (0.25, 0.8), (0.75, 0.8)]}
+
 
 def area(cards: dict[tuple[int, int], np.ndarray]) -> np.ndarray:
     """The grey area (5x5 cells and ``grid.MARGIN`` around, level 90) with each card (a

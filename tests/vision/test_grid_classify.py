@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
+from tests.vision.grid_area import DICE_PIPS, learnt_templates, scored_alike
 from tests.vision.grid_area import area as _area
-from tests.vision.grid_area import learnt_templates, scored_alike
 from vision import grid
 from vision.calibration import Calibration
 from vision.grid import geometry, judge
@@ -18,11 +18,6 @@ from vision.grid import templates as grid_templates
 from vision.synth import random_grid
 from vision.synth.scenes import Style, render_grid
 from vision.thresholds import section
-
-PIPS = {0: [], 1: [(0.5, 0.5)], 2: [(0.25, 0.2), (0.75, 0.8)],
-        3: [(0.25, 0.2), (0.5, 0.5), (0.75, 0.8)],
-        4: [(0.25, 0.2), (0.75, 0.2), (0.25, 0.8), (0.75, 0.8)],
-        5: [(0.25, 0.2), (0.75, 0.2), (0.5, 0.5), (0.25, 0.8), (0.75, 0.8)]}
 
 
 def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0) -> np.ndarray:
@@ -32,7 +27,7 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0) -> np.
     cv2.rectangle(card, (2, 2), (w - 3, h - 3), 120, 1)
     if value == 0:
         cv2.circle(card, (w // 2 + dx, h // 2 + dy), 7, 40, 2)
-    for fx, fy in PIPS[value]:
+    for fx, fy in DICE_PIPS[value]:
         x = round(6 + fx * (w - 12)) + dx
         y = round(8 + fy * (h - 16)) + dy
         cv2.circle(card, (x, y), 4, 40, -1)

@@ -12,17 +12,11 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.grid_area import DICE_PIPS, print_look, scored_alike
 from tests.vision.grid_area import area as _area
-from tests.vision.grid_area import print_look, scored_alike
 from vision import grid
 from vision.grid import geometry, judge, pairs, templates
 from vision.thresholds import section
-
-# dice pips, each value's the same turned by 180 degrees about the pips' middle
-PIPS = {0: [], 1: [(0.5, 0.5)], 2: [(0.25, 0.2), (0.75, 0.8)],
-        3: [(0.25, 0.2), (0.5, 0.5), (0.75, 0.8)],
-        4: [(0.25, 0.2), (0.75, 0.2), (0.25, 0.8), (0.75, 0.8)],
-        5: [(0.25, 0.2), (0.75, 0.2), (0.5, 0.5), (0.25, 0.8), (0.75, 0.8)]}
 
 
 def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
@@ -36,7 +30,7 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
     cv2.rectangle(card, (2, 2), (w - 3, h - 3), 120, 1)
     if value == 0:
         cv2.circle(card, (w // 2, h // 2 + 3), 7, 40, 2)
-    for fx, fy in PIPS[value]:
+    for fx, fy in DICE_PIPS[value]:
         cv2.circle(card, (round(8 + fx * (w - 16)), round(19 + fy * (h - 32))), 4, 40, -1)
     if turned:
         card = cv2.rotate(card, cv2.ROTATE_180)

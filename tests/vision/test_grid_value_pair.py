@@ -13,17 +13,11 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.grid_area import DICE_PIPS, print_look, scored_alike
 from tests.vision.grid_area import area as _area
-from tests.vision.grid_area import print_look, scored_alike
 from vision import grid
 from vision.grid import geometry, judge, pairs, templates
 from vision.thresholds import section
-
-# dice pips: a 3's pips lie inside a 5's, so their templates correlate alike
-PIPS = {0: [], 1: [(0.5, 0.5)], 2: [(0.25, 0.2), (0.75, 0.8)],
-        3: [(0.25, 0.2), (0.5, 0.5), (0.75, 0.8)],
-        4: [(0.25, 0.2), (0.75, 0.2), (0.25, 0.8), (0.75, 0.8)],
-        5: [(0.25, 0.2), (0.75, 0.2), (0.5, 0.5), (0.25, 0.8), (0.75, 0.8)]}
 
 
 def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
@@ -37,7 +31,7 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
     cv2.rectangle(card, (12, 11), (w - 13, 13), 60, -1)
     if value == 0:
         cv2.circle(card, (w // 2, h // 2), 7, 40, 2)
-    for fx, fy in PIPS[value]:
+    for fx, fy in DICE_PIPS[value]:
         cv2.circle(card, (round(6 + fx * (w - 12)), round(26 + fy * (h - 38))), 4, 40, -1)
     if turned:
         card = cv2.rotate(card, cv2.ROTATE_180)
@@ -199,7 +193,7 @@ def test_a_card_that_does_not_say_which_way_up_it_lies_is_not_read_pairwise(
     rng = np.random.default_rng(16)
     w, h = geometry._cell_size()
     card = np.full((h, w), 215, np.uint8)
-    for fx, fy in PIPS[3]:
+    for fx, fy in DICE_PIPS[3]:
         cv2.circle(card, (round(6 + fx * (w - 12)), round(26 + fy * (h - 38))), 4, 40, -1)
     card = np.asarray(np.clip(card + rng.normal(0, 3, card.shape), 0, 255).astype(np.uint8))
     window = geometry._window(_area({(0, 0): card}), 0, 0)

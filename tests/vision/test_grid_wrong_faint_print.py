@@ -10,16 +10,12 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.grid_area import DICE_PIPS, learnt_templates
 from tests.vision.grid_area import area as _area
-from tests.vision.grid_area import learnt_templates
 from vision import grid
 from vision.grid import geometry
 from vision.thresholds import section
 
-PIPS = {0: [], 1: [(0.5, 0.5)], 2: [(0.25, 0.2), (0.75, 0.8)],
-        3: [(0.25, 0.2), (0.5, 0.5), (0.75, 0.8)],
-        4: [(0.25, 0.2), (0.75, 0.2), (0.25, 0.8), (0.75, 0.8)],
-        5: [(0.25, 0.2), (0.75, 0.2), (0.5, 0.5), (0.25, 0.8), (0.75, 0.8)]}
 PAPER, INK = 215, 40
 
 
@@ -31,7 +27,7 @@ def _card(value: int, rng: np.random.Generator, contrast: float = 1.0) -> np.nda
     cv2.rectangle(card, (2, 2), (w - 3, h - 3), 120, 1)
     if value == 0:
         cv2.circle(card, (w // 2, h // 2), 7, INK, 2)
-    for fx, fy in PIPS[value]:
+    for fx, fy in DICE_PIPS[value]:
         cv2.circle(card, (round(6 + fx * (w - 12)), round(8 + fy * (h - 16))), 4, INK, -1)
     card = PAPER + (card - PAPER) * contrast + rng.normal(0, 2, card.shape)
     return np.asarray(np.clip(card, 0, 255).astype(np.uint8))
