@@ -31,6 +31,31 @@ def area(cards: dict[tuple[int, int], np.ndarray]) -> np.ndarray:
     return g
 
 
+def dice_pictures(card: Callable[..., np.ndarray], rng: np.random.Generator,
+                  first: dict[int, tuple[int, int, bool]] | None = None
+                  ) -> tuple[list[np.ndarray], list[grid.Grid]]:
+    """Three calibration pictures drawn with ``card(value, rng, dx, dy, turned)``: every value
+    twice in each, cards a pixel or two off and every other one turned. ``first``: how the
+    first card of some values lies (dx, dy, turned): calibration aligns every card of a value
+    on its first."""
+    greys: list[np.ndarray] = []
+    grids: list[grid.Grid] = []
+    for p in range(3):
+        cards: dict[tuple[int, int], np.ndarray] = {}
+        labels: grid.Grid = [[None] * 5 for _ in range(5)]
+        for k, v in enumerate(list(range(6)) * 2):
+            r, c = divmod(k, 5)
+            dx, dy = (int(x) for x in rng.integers(-2, 3, 2))
+            turned = bool((k + p) % 2)
+            if first and p == 0 and k < 6 and v in first:
+                dx, dy, turned = first[v]
+            cards[(r, c)] = card(v, rng, dx, dy, turned)
+            labels[r][c] = v
+        greys.append(area(cards))
+        grids.append(labels)
+    return greys, grids
+
+
 def learnt_templates(card: Callable[[int, np.random.Generator], np.ndarray]
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The value templates (templates, values, masks) :func:`grid.learn_templates` learns from

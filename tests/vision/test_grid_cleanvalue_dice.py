@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.grid_area import DICE_PIPS, print_look, scored_alike
+from tests.vision.grid_area import DICE_PIPS, dice_pictures, print_look, scored_alike
 from tests.vision.grid_area import area as _area
 from vision import grid
 from vision.grid import geometry, judge, pairs, templates
@@ -43,19 +43,7 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
 def dice_look() -> grid.GridLook:
     # three calibration pictures, every value twice in each, cards a pixel or two off and
     # every other one turned
-    rng = np.random.default_rng(31)
-    greys: list[np.ndarray] = []
-    grids: list[grid.Grid] = []
-    for p in range(3):
-        cards: dict[tuple[int, int], np.ndarray] = {}
-        labels: grid.Grid = [[None] * 5 for _ in range(5)]
-        for k, v in enumerate(list(range(6)) * 2):
-            r, c = divmod(k, 5)
-            dx, dy = (int(x) for x in rng.integers(-2, 3, 2))
-            cards[(r, c)] = _card(v, rng, dx, dy, bool((k + p) % 2))
-            labels[r][c] = v
-        greys.append(_area(cards))
-        grids.append(labels)
+    greys, grids = dice_pictures(_card, np.random.default_rng(31))
     # every cell is nearest to a calibration card of value 3: only the prints decide below
     return print_look(greys, grids, 3)
 

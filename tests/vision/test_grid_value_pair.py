@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.grid_area import DICE_PIPS, print_look, scored_alike
+from tests.vision.grid_area import DICE_PIPS, dice_pictures, print_look, scored_alike
 from tests.vision.grid_area import area as _area
 from vision import grid
 from vision.grid import geometry, judge, pairs, templates
@@ -42,25 +42,8 @@ def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
 
 def _pictures(rng: np.random.Generator, first: dict[int, tuple[int, int, bool]] | None = None
               ) -> tuple[list[np.ndarray], list[grid.Grid]]:
-    """Three calibration pictures: every value twice in each, cards a pixel or two off and
-    every other one turned. ``first``: how the first card of some values lies (dx, dy,
-    turned): calibration aligns every card of a value on its first."""
-    greys: list[np.ndarray] = []
-    grids: list[grid.Grid] = []
-    for p in range(3):
-        cards: dict[tuple[int, int], np.ndarray] = {}
-        labels: grid.Grid = [[None] * 5 for _ in range(5)]
-        for k, v in enumerate(list(range(6)) * 2):
-            r, c = divmod(k, 5)
-            dx, dy = (int(x) for x in rng.integers(-2, 3, 2))
-            turned = bool((k + p) % 2)
-            if first and p == 0 and k < 6 and v in first:
-                dx, dy, turned = first[v]
-            cards[(r, c)] = _card(v, rng, dx, dy, turned)
-            labels[r][c] = v
-        greys.append(_area(cards))
-        grids.append(labels)
-    return greys, grids
+    """Three calibration pictures of this file's cards (see grid_area.dice_pictures)."""
+    return dice_pictures(_card, rng, first)
 
 
 def _look(greys: list[np.ndarray], grids: list[grid.Grid]) -> grid.GridLook:
