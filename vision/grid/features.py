@@ -17,37 +17,47 @@ from vision.thresholds import section
 
 
 def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
-                  turned: bool = False) -> np.ndarray:
+                  turned: bool = False, rows: int = 5) -> np.ndarray:
     """Features of the 25 cells of a rectified area, top row first: (25, n).
 
     Shape is a histogram of oriented gradients (8x8-pixel cells, 9 unsigned orientations,
     2x2-cell blocks each normalised; OpenCV 5 no longer ships one); colour is each cell's mean
     and spread on its own brightest paper. ``turned`` reads the cells turned by 180 degrees.
+    ``rows`` (not turned): only the top rows of cells, (5 * rows, n), the same numbers as the
+    first 5 * rows of all 25 (the table patches fill four rows of their mosaic: the fifth's
+    features were worked out and thrown away).
     """
     w, h = _cell_size()
     img = area[margin + dy:margin + dy + 5 * h, margin + dx:margin + dx + 5 * w]
     if turned:
         img = cv2.rotate(img, cv2.ROTATE_180)
+    elif rows < 5:
+        # the gradient of a row's last pixel line looks one line down: that line is kept for
+        # the gradients (then dropped), so the rows' gradients are the whole area's
+        img = img[:rows * h + 1]
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=1)
     gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=1)
     mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
     del g, gx, gy  # memory: a grid reading's numpy peak is this function's (0.3 MB an array)
+    if not turned and rows < 5:
+        img, mag, ang = img[:rows * h], mag[:rows * h], ang[:rows * h]
     # unsigned orientation in 20-degree bins: 180..360 degrees fall in the bins of 0..180 (the
     # fraction past a bin's start is the same either way: subtracting 9 from 9..18 is exact)
     # (in place where an array is not needed again: each copy costs as much as the arithmetic)
     pos = np.multiply(ang, np.float32(1 / 20.0), out=ang)
-    base = np.floor(pos)
-    frac = np.subtract(pos, base, out=pos)
+    # (no angle is negative: the step as a byte, truncated, is its floor, and the fraction
+    # past it the same float as past np.floor's, for one pass less)
+    at = pos.astype(np.uint8)
+    frac = np.subtract(pos, at, out=pos)
     hc, wc = h // 8, w // 8
-    n = 5 * hc * 5 * wc * 9
+    rows = 5 if turned else rows
+    n = rows * hc * 5 * wc * 9
     # each pixel votes into its two nearest orientations: the bins' indices come from a table
     # (cheaper than folding and fixing the wrap-around in place)
     # (the steps, 0..18, as bytes looked up in 256-entry tables by cv2.LUT: the same bins
     # as np.take on the 19-entry tables, for a third of its cost)
-    at = base.astype(np.uint8)
-    del base
-    cell = _hog_cells(w, h)
+    cell = _hog_cells(w, h)[:rows * h]
     lo = cell + cv2.LUT(at, _BIN_LO_BYTES)
     hi = cell + cv2.LUT(at, _BIN_HI_BYTES)
     del at
@@ -55,19 +65,20 @@ def area_features(area: np.ndarray, margin: int = 4, dx: int = 0, dy: int = 0,
     lower = np.subtract(mag, upper, out=mag)
     counts = (np.bincount(lo.ravel(), lower.ravel(), n)
               + np.bincount(hi.ravel(), upper.ravel(), n))
-    cells = counts.astype(np.float32).reshape(5 * hc, 5 * wc, 9)
-    hist = cells.reshape(5, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
+    cells = counts.astype(np.float32).reshape(rows * hc, 5 * wc, 9)
+    hist = cells.reshape(rows, hc, 5, wc, 9).transpose(0, 2, 1, 3, 4)  # (row, col, hc, wc, 9)
     # 2x2-cell blocks: the four neighbours side by side, in (row, column, orientation) order
     blocks = np.concatenate([hist[:, :, :-1, :-1], hist[:, :, :-1, 1:], hist[:, :, 1:, :-1],
-                             hist[:, :, 1:, 1:]], axis=-1).reshape(5, 5, -1, 36)
+                             hist[:, :, 1:, 1:]], axis=-1).reshape(rows, 5, -1, 36)
     blocks /= np.linalg.norm(blocks, axis=-1, keepdims=True) + 1e-3
-    shape = blocks.reshape(25, -1)
+    shape = blocks.reshape(5 * rows, -1)
     shape /= np.linalg.norm(shape, axis=1, keepdims=True) + 1e-6
     # each cell's mean colour and the spread of its green: an area resize to 5x5 averages
     # exactly the cells' pixels (much cheaper than reducing over the pixels)
     f = img.astype(np.float32)
-    mean = cv2.resize(f, (5, 5), interpolation=cv2.INTER_AREA).reshape(25, 3)
-    square = cv2.resize(f[..., 1] * f[..., 1], (5, 5), interpolation=cv2.INTER_AREA).reshape(25)
+    mean = cv2.resize(f, (5, rows), interpolation=cv2.INTER_AREA).reshape(5 * rows, 3)
+    square = cv2.resize(f[..., 1] * f[..., 1], (5, rows),
+                        interpolation=cv2.INTER_AREA).reshape(5 * rows)
     std = np.sqrt(np.maximum(square - mean[:, 1] ** 2, 0.0))
     # the area is white-balanced on the markers: 230 is their paper
     colour = np.concatenate([mean / 230.0, std[:, None] / 230.0], axis=1)

@@ -13,7 +13,7 @@ import numpy as np
 from vision.grid.colours import colours_confirm
 from vision.grid.features import _distances, _feature_norms
 from vision.grid.look import EMPTY, PRINT_ONLY, GridLook
-from vision.grid.pairs import _lies_turned, _value_mean, pair_score
+from vision.grid.pairs import _lies_turned, _value_mean, pair_score, picture_memo
 from vision.grid.table import table_spread
 from vision.grid.templates import _placed, _placed_memo, coarse_fit, match_windows, print_strengths
 from vision.thresholds import section
@@ -45,6 +45,22 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     fits best on its window's edge is looked for again in them. ``shifted(cells)``: per cell,
     its features taken ``candidate_shift`` pixels off in each of 8 directions (n, 8, features).
     """
+    # (the close calls and their doubts ask the same pairwise questions of one window more
+    # than once: each is answered once while this picture is read)
+    with picture_memo():
+        return _classify(look, feats, table, windows, foreign, settled, colours, stretched,
+                         farther, shifted)
+
+
+def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
+              windows: list[np.ndarray] | None = None, foreign: np.ndarray | None = None,
+              settled: Callable[[list[bool]], set[int]] | None = None,
+              colours: np.ndarray | None = None,
+              stretched: Callable[[float], list[np.ndarray]] | None = None,
+              farther: Callable[[float], list[np.ndarray]] | None = None,
+              shifted: Callable[[list[int]], list[np.ndarray]] | None = None,
+              ) -> tuple[list[int | None], list[float], list[bool]]:
+    """:func:`classify`, while the picture's pairwise answers are kept."""
     cfg = section("grid")
     scale = 1.0  # the stretch the values are read at
     _placed_memo().clear()  # where this picture's prints fit (kept by match_windows)
@@ -57,8 +73,17 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
                  else np.full(len(feats), np.inf))
     card = classes != EMPTY
     n_cal = len(look.classes)
-    d_card = d[:, card].min(axis=1) if card.any() else np.full(len(d), np.inf)
+    to_cards = d[:, card]
+    d_card = to_cards.min(axis=1) if card.any() else np.full(len(d), np.inf)
     d_empty = d[:, ~card].min(axis=1) if (~card).any() else np.full(len(d), np.inf)
+    # per cell, once for all cells (the same minima and first nearest, row by row): the
+    # nearest empty calibration cell, the nearest table patch and the nearest card's value
+    cal_empty = ~card[:n_cal]
+    d_cal_empties = (d[:, :n_cal][:, cal_empty].min(axis=1) if cal_empty.any()
+                     else np.full(len(d), np.inf))
+    d_tables = d[:, n_cal:].min(axis=1) if d.shape[1] > n_cal else np.full(len(d), np.inf)
+    knn_values = (classes[np.flatnonzero(card)[to_cards.argmin(axis=1)]] if card.any()
+                  else np.full(len(d), EMPTY))
     card_like = [bool(x) for x in d_card < d_empty * float(cfg["card_guard"])]
     skip = settled(card_like) if settled is not None else set()
     values: list[int | None] = [None] * len(d)
@@ -66,15 +91,13 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
     table_limit = table_spread(table) * float(cfg["table_factor"]) if table is not None else 0.0
     to_match: list[tuple[int, int, float]] = []
     astride: list[int] = []  # nearer to a card than to any empty cell, but too far from both
-    for i, row in enumerate(d):
+    for i in range(len(d)):
         if i in skip:
             continue
         dc, de = float(d_card[i]), float(d_empty[i])
         # the table outside the area speaks for an empty cell only when the cell is as close
         # to it as its patches are to each other (an arm the colour of the table is not)
-        d_cal_empty = float(row[:n_cal][~card[:n_cal]].min()) if (~card[:n_cal]).any() \
-            else np.inf
-        d_table = float(row[n_cal:].min()) if len(row) > n_cal else np.inf
+        d_cal_empty, d_table = float(d_cal_empties[i]), float(d_tables[i])
         if de < dc and d_table < d_cal_empty and d_table > table_limit:
             continue
         nearest = min(dc, de)
@@ -97,7 +120,7 @@ def classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None,
         if de < dc:
             confidences[i] = round(min(1.0, occupancy), 3)
             continue
-        knn_value = int(classes[np.flatnonzero(card)[int(row[card].argmin())]])
+        knn_value = int(knn_values[i])
         if windows is None:
             values[i], confidences[i] = knn_value, round(min(1.0, occupancy), 3)
             continue

@@ -5,6 +5,11 @@ score calibration's own cards reached (both learnt left one picture out).
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -34,8 +39,54 @@ def _value_mean(look: GridLook, value: int, turned: bool) -> np.ndarray | None:
     return cache[key]
 
 
+#: per thread, while :func:`judge.classify` reads a picture (:func:`picture_memo`): what
+#: :func:`pair_score` and :func:`_lies_turned` answered for each of its windows, by the window's
+#: id (the window is kept with its answers, so no other array takes its id meanwhile); None
+#: outside a reading
+_picture = threading.local()
+
+
+@contextmanager
+def picture_memo() -> Iterator[None]:
+    """While a picture is read: :func:`pair_score` and :func:`_lies_turned` answer each
+    question about one window once (the close calls and their two doubts ask the same ones:
+    a doubted lone reading's pairwise scores and both values' ways up were all worked out again
+    by the second doubt). Each answer is the same function of the same window and calibration,
+    so the readings are the same; forgotten when the reading ends, however it ends."""
+    _picture.memo = {}
+    try:
+        yield
+    finally:
+        _picture.memo = None
+
+
+def _window_memo(look: GridLook, window: np.ndarray) -> dict[Any, Any] | None:
+    """The answers kept for ``window`` in this reading (None outside one)."""
+    memo: dict[int, tuple[np.ndarray, GridLook, dict[Any, Any]]] | None = getattr(
+        _picture, "memo", None)
+    if memo is None:
+        return None
+    kept = memo.get(id(window))
+    if kept is None or kept[0] is not window or kept[1] is not look:
+        kept = memo[id(window)] = (window, look, {})
+    return kept[2]
+
+
 def pair_score(look: GridLook, window: np.ndarray, a: int, b: int,
                ways: tuple[bool, bool] | None = None) -> float:
+    """:func:`_pair_score`, each question asked once while a picture is read
+    (:func:`picture_memo`)."""
+    memo = _window_memo(look, window)
+    if memo is None:
+        return _pair_score(look, window, a, b, ways)
+    key = ("pair", int(a), int(b), None if ways is None else (bool(ways[0]), bool(ways[1])))
+    if key not in memo:
+        memo[key] = _pair_score(look, window, a, b, ways)
+    return float(memo[key])
+
+
+def _pair_score(look: GridLook, window: np.ndarray, a: int, b: int,
+                ways: tuple[bool, bool] | None = None) -> float:
     """How much more the card in ``window`` looks like value ``a`` than ``b``, judged at one
     placement for both, from about -0.5 (``b``'s mean print) to 0.5 (``a``'s); NaN when a
     value's print or where it lies on its card was never learnt, the way up either value's
@@ -116,6 +167,19 @@ def _pair_score_any_way_up(look: GridLook, window: np.ndarray, a: int, b: int,
 
 
 def _lies_turned(look: GridLook, window: np.ndarray, value: int) -> bool | None:
+    """:func:`_lies_turned_now`, each question asked once while a picture is read
+    (:func:`picture_memo`)."""
+    memo = _window_memo(look, window)
+    if memo is None:
+        return _lies_turned_now(look, window, value)
+    key = ("turned", int(value))
+    if key not in memo:
+        memo[key] = _lies_turned_now(look, window, value)
+    answer: bool | None = memo[key]
+    return answer
+
+
+def _lies_turned_now(look: GridLook, window: np.ndarray, value: int) -> bool | None:
     """Whether ``value``'s mean print fits the card in ``window`` best turned (as
     :func:`learn_templates` stores it: each value's prints are the way up its FIRST
     calibration card lay, so one value's "upright" may be another's turned); None when the

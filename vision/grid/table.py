@@ -67,7 +67,9 @@ def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, fl
     for i, crop in enumerate(crops[:25]):
         r, c = divmod(i, 5)
         mosaic[4 + r * h:4 + (r + 1) * h, 4 + c * w:4 + (c + 1) * w] = crop
-    feats = area_features(mosaic)[:min(len(crops), 25)]
+    # (only the mosaic's rows the patches fill: the same features as all 25 cells' first)
+    used = min(len(crops), 25)
+    feats = area_features(mosaic, rows=-(-used // 5))[:used]
     crops = crops[:25]
     at = np.array(centres[:25], np.float32)
     if len(feats) < 4:
