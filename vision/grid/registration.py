@@ -172,8 +172,8 @@ def _moved_far_but_held(image: np.ndarray, place: np.ndarray, out: np.ndarray) -
     10722: every template then scores about 0.6, at the markers' area 0.85-0.98). Cards truly
     that far off their cells do not hold the markers' area (other art 9201).
 
-    A correction moving a cell less far, but more than ``register_hold_check_move`` (one the
-    passes looked at again), gives way too when the markers' area holds and the corrected
+    A correction moving a cell less far, but more than ``register_hold_check_move``, gives
+    way too when the markers' area holds and the corrected
     area does not: the same test then says the cards lie where the markers put them, not
     where the correction does. Boxes narrower than the cards (0.72 by 0.78 of a cell against
     cards 0.88 by 0.86: numeral cards with an inner frame, in a blurred, noisy picture) split
@@ -182,11 +182,13 @@ def _moved_far_but_held(image: np.ndarray, place: np.ndarray, out: np.ndarray) -
     to be read, the whole grid asked). Cards truly off their cells hold the corrected area."""
     cfg = section("grid")
     move = _move(place, out)
-    if move <= min(float(cfg["register_hold_move"]), float(cfg["register_hold_check_move"])):
+    if move > float(cfg["register_hold_move"]):
+        return _markers_hold(image, place)
+    if move <= float(cfg["register_hold_check_move"]):
         return False
-    if not _markers_hold(image, place):
-        return False
-    return move > float(cfg["register_hold_move"]) or not _markers_hold(image, out)
+    # (the corrected area first: where it holds, as a right correction's does, one test is
+    # enough)
+    return not _markers_hold(image, out) and _markers_hold(image, place)
 
 
 def _markers_hold(image: np.ndarray, place: np.ndarray) -> bool:
