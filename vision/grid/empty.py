@@ -171,6 +171,15 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         # but only across the grain; a card's print and outline have edges every way
         rough = np.flatnonzero((like >= share) & ~smooth)
         smooth[rough] = _along_the_grain([cells[candidates[k]] for k in rough], table)
+    if mat and bool(cfg["empty_middle_own_texture"]) and ((like >= share) & ~smooth).any():
+        # a mat's printed line (or the table past the mat's edge) just outside a cell's middle
+        # roughens the middle's edge: the smoothing reaches past it. Such a cell is measured
+        # again on its middle alone (own art 11503 g014: the area 6 px wider than the mat on
+        # its empty side, the mat's edge line 1-3 px outside the middles of column 0, their
+        # texture 14.8-17.9 against a limit of 16.3, the bare cells beside them at 4.0-7.0)
+        rough = np.flatnonzero((like >= share) & ~smooth)
+        smooth[rough] = _middle_texture([cells[candidates[k]] for k in rough]) \
+            <= _texture_limit(texture_ref)
     ok = (like >= share) & smooth
     # where the surface's own spread widened the colour tolerance (a dim, noisy picture; a
     # striped table), a cell whose middle is nearer the colour of a card calibration saw than
@@ -197,6 +206,24 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
+
+
+def _middle_texture(cells: list[np.ndarray]) -> np.ndarray:
+    """Per cell, the texture of its middle (as :func:`_stats` measures it) with the smooth
+    shading taken from the middle's own pixels: an edge outside the middle adds nothing,
+    where in :func:`_stats` the smoothing carries a strong one a few pixels in. Anything
+    inside the middle (a card's print or outline, a hand's edge) counts as before."""
+    out = np.zeros(len(cells))
+    for k, cell in enumerate(cells):
+        h, w = cell.shape[:2]
+        y, x = int(0.18 * h), int(0.18 * w)
+        g = cv2.cvtColor(np.ascontiguousarray(cell[y:h - y, x:w - x]),
+                         cv2.COLOR_BGR2GRAY).astype(np.float32)
+        g -= cv2.GaussianBlur(g, (13, 13), 3.0)
+        grad = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+        grad += np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+        out[k] = float(grad.mean())
+    return out
 
 
 def _as_smooth_as_calibration(texture: np.ndarray, look: GridLook) -> np.ndarray:

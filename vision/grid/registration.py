@@ -170,10 +170,25 @@ def _moved_far_but_held(image: np.ndarray, place: np.ndarray, out: np.ndarray) -
     outline; the passes' boxes sit on the prints, a card size of 0.64-0.72 of a cell wins where
     the cards are 0.84, and the boxes agree on a lattice 0.39-0.45 of a cell off (other art
     10722: every template then scores about 0.6, at the markers' area 0.85-0.98). Cards truly
-    that far off their cells do not hold the markers' area (other art 9201)."""
-    if _move(place, out) <= float(section("grid")["register_hold_move"]):
+    that far off their cells do not hold the markers' area (other art 9201).
+
+    A correction moving a cell less far, but more than ``register_hold_check_move``, gives
+    way too when the markers' area holds and the corrected
+    area does not: the same test then says the cards lie where the markers put them, not
+    where the correction does. Boxes narrower than the cards (0.72 by 0.78 of a cell against
+    cards 0.88 by 0.86: numeral cards with an inner frame, in a blurred, noisy picture) split
+    between two lattices a quarter of a cell apart, and the passes settled on the wrong one,
+    0.27 of a cell off (other art 11515 g004: every card then lay too far from calibration's
+    to be read, the whole grid asked). Cards truly off their cells hold the corrected area."""
+    cfg = section("grid")
+    move = _move(place, out)
+    if move > float(cfg["register_hold_move"]):
+        return _markers_hold(image, place)
+    if move <= float(cfg["register_hold_check_move"]):
         return False
-    return _markers_hold(image, place)
+    # (the corrected area first: where it holds, as a right correction's does, one test is
+    # enough)
+    return not _markers_hold(image, out) and _markers_hold(image, place)
 
 
 def _markers_hold(image: np.ndarray, place: np.ndarray) -> bool:
