@@ -217,6 +217,81 @@ def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int,
     return float(np.isin(labels, ids).sum()) * step * step
 
 
+#: the lane window is worked out in square blocks of this many samples a side (see
+#: :func:`lane_within`): about two marker sides at the usual step
+LANE_BLOCK = 9
+
+
+def _blocks_of(samples: np.ndarray, size: int) -> np.ndarray:
+    """The blocks (of ``size`` samples a side) that hold any of the samples (n, n) marked."""
+    n = samples.shape[0]
+    nb = -(-n // size)
+    padded = np.zeros((nb * size, nb * size), bool)
+    padded[:n, :n] = samples
+    return np.asarray(padded.reshape(nb, size, nb, size).any(axis=(1, 3)))
+
+
+def lane_within(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int, bar: float,
+                wb: WhiteBlack | None = None) -> bool:
+    """``lane_area(image, quad, look, colour, limit=bar, wb=wb) <= bar``, the same decision,
+    for a fraction of the samples.
+
+    The window is worked out block by block (:data:`LANE_BLOCK` samples a side), outwards from
+    the learnt rings: first the blocks the rings cross, then those next to the region found so
+    far, until the region (the pixels of the colour joined to the rings) touches no block not yet
+    worked out: it is then the whole window's region. Every sample is taken, white-balanced and
+    classified as :func:`lane_area` does it, one by one, so it comes out the same bit for bit;
+    the region found so far only grows as blocks are added, so once it exceeds the bar the
+    answer is no without the rest. A lane's region ends within a few blocks; a table of its
+    colour exceeds the bar after a few more.
+    """
+    cfg = section("tiles")
+    reach, step = float(cfg["lane_window"]), float(cfg["lane_step"])
+    local, radius = _lane_grid(reach, step)
+    n = radius.shape[0]
+    pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(-1, 2)
+    h, w = image.shape[:2]
+    inside = ((pts[:, 0] >= 0) & (pts[:, 0] <= w - 1) & (pts[:, 1] >= 0)
+              & (pts[:, 1] <= h - 1)).reshape(n, n)
+    white, black = markers.white_black(image, quad) if wb is None else wb
+    mean = look.model.means[colour]
+    cov = np.ascontiguousarray(look.model.covs[colour])
+    inv = _inverse(cov.tobytes(), cov.dtype.str)
+    reject = 1.01 * float(section("colour")["reject_d2"])
+    # the learnt rings, widened by a step, as in lane_area
+    band = (radius >= min(look.radii) - step) & (radius <= max(look.radii) + step)
+    size = LANE_BLOCK
+    nb = -(-n // size)
+    done = np.zeros((nb, nb), bool)
+    todo = _blocks_of(band, size)
+    mask = np.zeros((n, n), np.uint8)
+    while todo.any():
+        fresh = np.repeat(np.repeat(todo, size, axis=0), size, axis=1)[:n, :n] & inside
+        idx = np.flatnonzero(fresh)
+        if len(idx):
+            xy = pts[idx]
+            values = cv2.remap(image, np.ascontiguousarray(xy[:, :1]),
+                               np.ascontiguousarray(xy[:, 1:]), cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+            pixels = markers.normalise(values, white, black).reshape(-1, 3)
+            near = _mahalanobis2(features(pixels) - mean, inv) <= reject
+            mask.flat[idx[near]] = look.model.classify(pixels[near]) == colour
+        done |= todo
+        _, labels = cv2.connectedComponents(mask, connectivity=4)
+        ids = np.unique(labels[band & (mask > 0)])
+        region = np.isin(labels, ids[ids > 0])
+        if float(region.sum()) * step * step > bar:
+            return False
+        # the blocks beside the region (4-neighbours) not worked out yet
+        edge = region.copy()
+        edge[1:] |= region[:-1]
+        edge[:-1] |= region[1:]
+        edge[:, 1:] |= region[:, :-1]
+        edge[:, :-1] |= region[:, 1:]
+        todo = _blocks_of(edge, size) & ~done
+    return True
+
+
 def _on_a_lane(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str,
                wb: WhiteBlack | None = None) -> bool:
     """Whether the colour a part was read as is the size of a lane around the tile (see
@@ -225,8 +300,7 @@ def _on_a_lane(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str
     if look.lane_area is None:
         return True
     bar = float(section("tiles")["lane_area_factor"]) * look.lane_area
-    return lane_area(image, quad, look, look.model.names.index(colour), limit=bar,
-                     wb=wb) <= bar
+    return lane_within(image, quad, look, look.model.names.index(colour), bar, wb)
 
 
 def _all_parts(found: dict[int, np.ndarray]) -> bool:
@@ -314,6 +388,7 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
     for seat in sorted({m // 3 for m in found}):
         colours: list[str | None] = []
         confidences: list[float] = []
+        looked: list[tuple[np.ndarray, WhiteBlack]] = []
         for part in range(3):
             quad = found.get(markers.tile_id(seat, part))
             if quad is None or (board_quads is not None and not _on_a_board(quad, board_quads)):
@@ -323,13 +398,19 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
             # the marker's white and black, once for every look at this part
             wb = markers.white_black(image, quad)
             colour, conf = read_part(image, quad, look, wb)
-            if colour is not None and board_quads is None and \
-                    not _on_a_lane(image, quad, look, colour, wb):
-                # no board corner markers: the lane's own size tells it from a table of its
-                # colour (a tile put aside on green felt read green)
-                colour = None
             colours.append(colour)
             confidences.append(round(conf, 3))
+            looked.append((quad, wb))
+        if board_quads is None and all(c is not None for c in colours):
+            # no board corner markers: the lane's own size tells it from a table of its colour
+            # (a tile put aside on green felt read green). Asked only of a seat whose three
+            # parts were read (a part declined declines the seat, whatever the others show),
+            # and no further than the first part that fails it; the confidences stand
+            for part, (quad, wb) in enumerate(looked):
+                colour = colours[part]
+                if colour is not None and not _on_a_lane(image, quad, look, colour, wb):
+                    colours[part] = None
+                    break
         parts = (confidences[0], confidences[1], confidences[2])
         if all(c is not None for c in colours):
             robot: str | None = "-".join(c for c in colours if c is not None)
