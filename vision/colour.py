@@ -82,10 +82,9 @@ def mahalanobis2(diff: np.ndarray, inv: np.ndarray) -> np.ndarray:
     the three-operand einsum walks its sum one element at a time (a good part of every tiles and
     order card read). tests/vision/test_tiles_lane_speed.py holds the two equal."""
     dtype = np.result_type(diff, inv)
-    n, k = diff.shape[:2]
-    cols = np.ascontiguousarray(np.moveaxis(diff, 2, 0), dtype=dtype)  # (3, n, k)
+    cols = [np.ascontiguousarray(diff[:, :, i], dtype=dtype) for i in range(3)]  # (n, k) each
     inv = np.asarray(inv, dtype=dtype)
-    acc = np.zeros((n, k), dtype)
+    acc = np.zeros(diff.shape[:2], dtype)
     for i in range(3):
         for j in range(3):
             acc += (cols[i] * inv[:, i, j]) * cols[j]

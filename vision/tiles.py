@@ -217,79 +217,68 @@ def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int,
     return float(np.isin(labels, ids).sum()) * step * step
 
 
-#: the lane window is worked out in square blocks of this many samples a side (see
-#: :func:`lane_within`): about two marker sides at the usual step
-LANE_BLOCK = 9
-
-
-def _blocks_of(samples: np.ndarray, size: int) -> np.ndarray:
-    """The blocks (of ``size`` samples a side) that hold any of the samples (n, n) marked."""
-    n = samples.shape[0]
-    nb = -(-n // size)
-    padded = np.zeros((nb * size, nb * size), bool)
-    padded[:n, :n] = samples
-    return np.asarray(padded.reshape(nb, size, nb, size).any(axis=(1, 3)))
+@functools.lru_cache(maxsize=16)
+def _lane_core(reach: float, step: float, core: float, inner: float, outer: float
+               ) -> tuple[slice, np.ndarray]:
+    """The core of the lane window (the samples within ``core`` marker sides of the centre, and
+    at least the learnt rings, widened by a step, with a sample to spare) and the rings' samples
+    in it: the same for every part, so made once."""
+    _, radius = _lane_grid(reach, step)
+    n = radius.shape[0]
+    c = n // 2
+    band = (radius >= inner - step) & (radius <= outer + step)
+    spread = int(np.abs(np.argwhere(band) - c).max()) + 1 if band.any() else 0
+    k = min(max(round(core / step), spread), c)
+    cut = slice(c - k, c + k + 1)
+    ring = band[cut, cut].copy()
+    ring.flags.writeable = False
+    return cut, ring
 
 
 def lane_within(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int, bar: float,
                 wb: WhiteBlack | None = None) -> bool:
-    """``lane_area(image, quad, look, colour, limit=bar, wb=wb) <= bar``, the same decision,
-    for a fraction of the samples.
+    """``lane_area(image, quad, look, colour, limit=bar, wb=wb) <= bar``: the same decision,
+    mostly from the core of the window (``tiles.lane_core`` marker sides around the marker).
 
-    The window is worked out block by block (:data:`LANE_BLOCK` samples a side), outwards from
-    the learnt rings: first the blocks the rings cross, then those next to the region found so
-    far, until the region (the pixels of the colour joined to the rings) touches no block not yet
-    worked out: it is then the whole window's region. Every sample is taken, white-balanced and
-    classified as :func:`lane_area` does it, one by one, so it comes out the same bit for bit;
-    the region found so far only grows as blocks are added, so once it exceeds the bar the
-    answer is no without the rest. A lane's region ends within a few blocks; a table of its
-    colour exceeds the bar after a few more.
+    The colour's region is part of the region of the pixels *near* the colour (within its
+    reject distance, as :func:`lane_area` picks them before classifying) joined to the rings.
+    When that region, taken in the core alone, ends inside the core (no sample of it on the
+    core's edge), it is the whole window's; when it is no larger than the bar, the colour's
+    region is not either: the answer is yes without classifying any pixel or sampling the rest.
+    Otherwise :func:`lane_area` decides, as before. Each sample of the core is taken,
+    white-balanced and measured as :func:`lane_area` does it, bit for bit the same.
     """
     cfg = section("tiles")
     reach, step = float(cfg["lane_window"]), float(cfg["lane_step"])
     local, radius = _lane_grid(reach, step)
     n = radius.shape[0]
-    pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(-1, 2)
-    h, w = image.shape[:2]
-    inside = ((pts[:, 0] >= 0) & (pts[:, 0] <= w - 1) & (pts[:, 1] >= 0)
-              & (pts[:, 1] <= h - 1)).reshape(n, n)
-    white, black = markers.white_black(image, quad) if wb is None else wb
-    mean = look.model.means[colour]
-    cov = np.ascontiguousarray(look.model.covs[colour])
-    inv = _inverse(cov.tobytes(), cov.dtype.str)
-    reject = 1.01 * float(section("colour")["reject_d2"])
-    # the learnt rings, widened by a step, as in lane_area
-    band = (radius >= min(look.radii) - step) & (radius <= max(look.radii) + step)
-    size = LANE_BLOCK
-    nb = -(-n // size)
-    done = np.zeros((nb, nb), bool)
-    todo = _blocks_of(band, size)
-    mask = np.zeros((n, n), np.uint8)
-    while todo.any():
-        fresh = np.repeat(np.repeat(todo, size, axis=0), size, axis=1)[:n, :n] & inside
-        idx = np.flatnonzero(fresh)
-        if len(idx):
-            xy = pts[idx]
-            values = cv2.remap(image, np.ascontiguousarray(xy[:, :1]),
-                               np.ascontiguousarray(xy[:, 1:]), cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-            pixels = markers.normalise(values, white, black).reshape(-1, 3)
-            near = _mahalanobis2(features(pixels) - mean, inv) <= reject
-            mask.flat[idx[near]] = look.model.classify(pixels[near]) == colour
-        done |= todo
-        _, labels = cv2.connectedComponents(mask, connectivity=4)
-        ids = np.unique(labels[band & (mask > 0)])
+    cut, ring = _lane_core(reach, step, float(cfg["lane_core"]), min(look.radii),
+                           max(look.radii))
+    if (cut.stop - cut.start) < n:
+        pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(n, n, 2)
+        pts = pts[cut, cut]
+        h, w = image.shape[:2]
+        inside = ((pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0)
+                  & (pts[..., 1] <= h - 1))
+        values = cv2.remap(image, np.ascontiguousarray(pts[..., 0]),
+                           np.ascontiguousarray(pts[..., 1]), cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+        if wb is None:
+            wb = markers.white_black(image, quad)
+        pixels = markers.normalise(values, wb[0], wb[1]).reshape(-1, 3)
+        diff = features(pixels) - look.model.means[colour]
+        cov = np.ascontiguousarray(look.model.covs[colour])
+        near = _mahalanobis2(diff, _inverse(cov.tobytes(), cov.dtype.str)) <= \
+            1.01 * float(section("colour")["reject_d2"])
+        near = near.reshape(inside.shape) & inside
+        _, labels = cv2.connectedComponents(near.astype(np.uint8), connectivity=4)
+        ids = np.unique(labels[ring & near])
         region = np.isin(labels, ids[ids > 0])
-        if float(region.sum()) * step * step > bar:
-            return False
-        # the blocks beside the region (4-neighbours) not worked out yet
-        edge = region.copy()
-        edge[1:] |= region[:-1]
-        edge[:-1] |= region[1:]
-        edge[:, 1:] |= region[:, :-1]
-        edge[:, :-1] |= region[:, 1:]
-        todo = _blocks_of(edge, size) & ~done
-    return True
+        closed = not (region[0].any() or region[-1].any() or region[:, 0].any()
+                      or region[:, -1].any())
+        if closed and float(region.sum()) * step * step <= bar:
+            return True
+    return lane_area(image, quad, look, colour, limit=bar, wb=wb) <= bar
 
 
 def _on_a_lane(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str,
