@@ -235,50 +235,84 @@ def _lane_core(reach: float, step: float, core: float, inner: float, outer: floa
     return cut, ring
 
 
+def _near(image: np.ndarray, xs: np.ndarray, ys: np.ndarray, wb: WhiteBlack, mean: np.ndarray,
+          inv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The lane window's samples at (xs, ys) (any shape), white-balanced, (m, 3), and which of
+    them lie within the colour's reject distance, (m,): as :func:`lane_area` takes and measures
+    them, sample by sample."""
+    values = cv2.remap(image, np.ascontiguousarray(xs), np.ascontiguousarray(ys),
+                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    pixels = markers.normalise(values, wb[0], wb[1]).reshape(-1, 3)
+    near = _mahalanobis2(features(pixels) - mean, inv) <= \
+        1.01 * float(section("colour")["reject_d2"])
+    return pixels, near
+
+
+def _joined(mask: np.ndarray, ring: np.ndarray) -> np.ndarray:
+    """The samples of ``mask`` (n, n) joined (4-connected) to those on ``ring``."""
+    _, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=4)
+    ids = np.unique(labels[ring & mask])
+    return np.asarray(np.isin(labels, ids[ids > 0]))
+
+
 def lane_within(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int, bar: float,
                 wb: WhiteBlack | None = None) -> bool:
     """``lane_area(image, quad, look, colour, limit=bar, wb=wb) <= bar``: the same decision,
     mostly from the core of the window (``tiles.lane_core`` marker sides around the marker).
 
-    The colour's region is part of the region of the pixels *near* the colour (within its
-    reject distance, as :func:`lane_area` picks them before classifying) joined to the rings.
-    When that region, taken in the core alone, ends inside the core (no sample of it on the
-    core's edge), it is the whole window's; when it is no larger than the bar, the colour's
-    region is not either: the answer is yes without classifying any pixel or sampling the rest.
-    Otherwise :func:`lane_area` decides, as before. Each sample of the core is taken,
-    white-balanced and measured as :func:`lane_area` does it, bit for bit the same.
+    The colour's region (the pixels classed as it, joined to the rings) lies within the region
+    of the pixels *near* the colour (within its reject distance, as :func:`lane_area` picks
+    them before classifying) joined to the rings. That region is found in the core first: when
+    it ends inside the core (none of it on the core's edge) it is the whole window's, and when
+    it is no larger than the bar, the colour's region is not either: yes, without classifying a
+    pixel or sampling the rest. Otherwise the rest of the window is sampled, the near region
+    found in the whole window (yes when it is within the bar), and only its pixels classified:
+    the colour's region is then measured as :func:`lane_area` measures it. Every sample is
+    taken, white-balanced and measured as there, bit for bit the same.
     """
     cfg = section("tiles")
     reach, step = float(cfg["lane_window"]), float(cfg["lane_step"])
     local, radius = _lane_grid(reach, step)
     n = radius.shape[0]
-    cut, ring = _lane_core(reach, step, float(cfg["lane_core"]), min(look.radii),
-                           max(look.radii))
-    if (cut.stop - cut.start) < n:
-        pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(n, n, 2)
-        pts = pts[cut, cut]
-        h, w = image.shape[:2]
-        inside = ((pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0)
-                  & (pts[..., 1] <= h - 1))
-        values = cv2.remap(image, np.ascontiguousarray(pts[..., 0]),
-                           np.ascontiguousarray(pts[..., 1]), cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-        if wb is None:
-            wb = markers.white_black(image, quad)
-        pixels = markers.normalise(values, wb[0], wb[1]).reshape(-1, 3)
-        diff = features(pixels) - look.model.means[colour]
-        cov = np.ascontiguousarray(look.model.covs[colour])
-        near = _mahalanobis2(diff, _inverse(cov.tobytes(), cov.dtype.str)) <= \
-            1.01 * float(section("colour")["reject_d2"])
-        near = near.reshape(inside.shape) & inside
-        _, labels = cv2.connectedComponents(near.astype(np.uint8), connectivity=4)
-        ids = np.unique(labels[ring & near])
-        region = np.isin(labels, ids[ids > 0])
-        closed = not (region[0].any() or region[-1].any() or region[:, 0].any()
-                      or region[:, -1].any())
-        if closed and float(region.sum()) * step * step <= bar:
-            return True
-    return lane_area(image, quad, look, colour, limit=bar, wb=wb) <= bar
+    cut, core_ring = _lane_core(reach, step, float(cfg["lane_core"]), min(look.radii),
+                                max(look.radii))
+    pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(n, n, 2)
+    h, w = image.shape[:2]
+    inside = ((pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0)
+              & (pts[..., 1] <= h - 1))
+    if wb is None:
+        wb = markers.white_black(image, quad)
+    mean = look.model.means[colour]
+    cov = np.ascontiguousarray(look.model.covs[colour])
+    inv = _inverse(cov.tobytes(), cov.dtype.str)
+    core = pts[cut, cut]
+    core_pixels, core_near = _near(image, core[..., 0], core[..., 1], wb, mean, inv)
+    core_near = core_near.reshape(core.shape[:2]) & inside[cut, cut]
+    region = _joined(core_near, core_ring)
+    closed = not (region[0].any() or region[-1].any() or region[:, 0].any()
+                  or region[:, -1].any())
+    if closed and float(region.sum()) * step * step <= bar:
+        return True
+    # the rest of the window
+    pixels = np.zeros((n, n, 3), core_pixels.dtype)
+    near = np.zeros((n, n), bool)
+    pixels[cut, cut] = core_pixels.reshape(*core.shape[:2], 3)
+    near[cut, cut] = core_near
+    rest = inside.copy()
+    rest[cut, cut] = False
+    if rest.any():
+        xy = pts[rest]
+        rest_pixels, rest_near = _near(image, xy[:, :1], xy[:, 1:], wb, mean, inv)
+        pixels[rest] = rest_pixels
+        near[rest] = rest_near
+    ring = (radius >= min(look.radii) - step) & (radius <= max(look.radii) + step)
+    region = _joined(near, ring)
+    if float(region.sum()) * step * step <= bar:
+        return True
+    # the colour's own region lies within the near one: only its pixels are classified
+    mask = np.zeros((n, n), bool)
+    mask[region] = look.model.classify(pixels[region]) == colour
+    return float(_joined(mask, ring).sum()) * step * step <= bar
 
 
 def _on_a_lane(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str,

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.ports import RobotReading, TilesObservation
 from tests.vision.test_tiles_felt import LANES, NAMES, SIDE, _look, _paste_tile
 from tests.vision.test_tiles_lane_speed import SCENES, _lane_area_before
 from vision import colour, markers, tiles
@@ -45,7 +46,7 @@ def _samples_taken(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         taken.append(int(x.size))
         return remap(image, x, *args, **kwargs)
 
-    monkeypatch.setattr(tiles.cv2, "remap", counting)
+    monkeypatch.setattr(cv2, "remap", counting)
     return taken
 
 
@@ -61,10 +62,42 @@ def test_a_lane_is_told_from_the_core_of_the_window(monkeypatch: pytest.MonkeyPa
     taken = _samples_taken(monkeypatch)
     assert tiles.lane_within(image, quad, look, green, 2.6 * area)
     assert taken == [49 * 49]
-    # a tile put aside on the felt: the region runs past the core, the whole window decides
+    # a tile put aside on the felt: the region runs past the core, the rest of the window (in
+    # the picture) is sampled too, once
     taken.clear()
     assert not tiles.lane_within(image, found[markers.tile_id(1, 0)], look, green, 2.6 * area)
-    assert taken == [49 * 49, 81 * 81]
+    assert taken[0] == 49 * 49 and len(taken) == 2 and taken[1] <= 81 * 81 - 49 * 49
+
+
+@pytest.mark.parametrize("name", list(SCENES))
+def test_each_sample_is_the_one_the_whole_window_takes(name: str) -> None:
+    """The core and the rest are sampled apart (a square of the window, then a list of points):
+    each sample, its white balance and its distance to the colour come out as when the whole
+    window is sampled at once."""
+    image = SCENES[name]
+    look = _look()
+    local, _ = tiles._lane_grid(10.0, 0.25)
+    rng = np.random.default_rng(2)
+    for quad in tiles.find_tiles(image).values():
+        wb = markers.white_black(image, quad)
+        pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(81, 81, 2)
+        for c in range(len(NAMES)):
+            cov = np.ascontiguousarray(look.model.covs[c])
+            inv = tiles._inverse(cov.tobytes(), cov.dtype.str)
+            mean = look.model.means[c]
+            whole, near = tiles._near(image, pts[..., 0], pts[..., 1], wb, mean, inv)
+            values = cv2.remap(image, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+            assert np.array_equal(whole, markers.normalise(values, *wb).reshape(-1, 3))
+            core = pts[16:65, 16:65]
+            part, part_near = tiles._near(image, core[..., 0], core[..., 1], wb, mean, inv)
+            assert np.array_equal(part, whole.reshape(81, 81, 3)[16:65, 16:65].reshape(-1, 3))
+            assert np.array_equal(part_near, near.reshape(81, 81)[16:65, 16:65].ravel())
+            some = rng.random((81, 81)) < 0.5
+            xy = pts[some]
+            part, part_near = tiles._near(image, xy[:, :1], xy[:, 1:], wb, mean, inv)
+            assert np.array_equal(part, whole.reshape(81, 81, 3)[some])
+            assert np.array_equal(part_near, near.reshape(81, 81)[some])
 
 
 def test_no_lane_is_measured_for_a_seat_declined_anyway(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -109,7 +142,7 @@ def _read_tiles_region_before(image: np.ndarray, look: tiles.TilesLook) -> Any:
     # vision/tiles.py read_tiles_region at 4f066fa, verbatim (but for the names it reaches)
     found, corners = tiles.find_markers(image)
     board_quads = tiles.boards(corners) if corners else None
-    robots: dict[int, tiles.RobotReading] = {}
+    robots: dict[int, RobotReading] = {}
     for seat in sorted({m // 3 for m in found}):
         colours: list[str | None] = []
         confidences: list[float] = []
@@ -130,10 +163,10 @@ def _read_tiles_region_before(image: np.ndarray, look: tiles.TilesLook) -> Any:
         parts = (confidences[0], confidences[1], confidences[2])
         if all(c is not None for c in colours):
             robot: str | None = "-".join(c for c in colours if c is not None)
-            robots[seat] = tiles.RobotReading(robot, min(parts), parts)
+            robots[seat] = RobotReading(robot, min(parts), parts)
         else:
-            robots[seat] = tiles.RobotReading(None, 0.0, parts)
-    return tiles.TilesObservation(robots), (0, 0, 0, 0)
+            robots[seat] = RobotReading(None, 0.0, parts)
+    return TilesObservation(robots), (0, 0, 0, 0)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -143,7 +176,7 @@ def test_the_colour_distances_are_einsums_bit_for_bit(dtype: type, k: int) -> No
     for n in (1, 7, 216, 6561):
         diff = (rng.normal(0, 1, (n, k, 3)) * rng.uniform(0.01, 3, 3)).astype(np.float32)
         a = rng.normal(0, 1, (k, 3, 3))
-        inv = np.linalg.inv(a @ a.transpose(0, 2, 1) + 0.1 * np.eye(3)).astype(dtype)
+        inv: np.ndarray = np.linalg.inv(a @ a.transpose(0, 2, 1) + 0.1 * np.eye(3)).astype(dtype)
         assert np.array_equal(colour.mahalanobis2(diff, inv),
                               np.einsum("nki,kij,nkj->nk", diff, inv, diff))
 
@@ -163,12 +196,12 @@ def test_white_and_black_are_the_percentiles_bit_for_bit() -> None:
     rng = np.random.default_rng(3)
     for t in range(300):
         n = 400 if t % 3 else int(rng.integers(1, 500))
-        pixels = (rng.normal(128, 50, (n, 3)) if t % 2 else rng.integers(0, 256, (n, 3)))
-        pixels = pixels.astype(np.float32 if t % 4 else np.float64)
+        drawn: np.ndarray = rng.normal(128, 50, (n, 3)) if t % 2 else rng.integers(0, 256, (n, 3))
+        pixels: Any = drawn.astype(np.float32 if t % 4 else np.float64)
         q = (92, 8) if t % 5 else (float(rng.uniform(0, 100)), 50)
         for got, want in zip(markers._percentiles(pixels, q),
                              (np.percentile(pixels, q[0], axis=0),
-                              np.percentile(pixels, q[1], axis=0))):
+                              np.percentile(pixels, q[1], axis=0)), strict=True):
             assert got.dtype == want.dtype and np.array_equal(got, want)
     image = SCENES["edge"]
     for quad in tiles.find_tiles(image).values():
