@@ -1,6 +1,7 @@
-"""The lane-size check made cheaper again (docs/vision.md "Tiles lane-check speed round"): :func:`vision.tiles.lane_within` answers from the core of the lane window when
-the region near the colour ends inside it within the bar; the check is asked only of a seat whose
-three parts were read; ``ColourModel`` sums its Mahalanobis distances out (:func:`vision.colour.
+"""The lane-size check made cheaper again (docs/vision.md "Tiles lane-check speed round"):
+:func:`vision.tiles.lane_within` answers from the core of the lane window when the region near
+the colour ends inside it within the bar; the check is asked only of a seat whose three parts
+were read; ``ColourModel`` sums its Mahalanobis distances out (:func:`vision.colour.
 mahalanobis2`) and ``markers.white_black`` takes both percentiles from one partial sort. Nothing
 may change: each is held here to the computation it replaced."""
 
