@@ -291,11 +291,34 @@ def _print_pixels(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.asarray(patch[2:22, 2:22].reshape(-1, 3).astype(np.float32))
 
 
+def _percentiles(pixels: np.ndarray, qs: tuple[float, ...]) -> list[np.ndarray]:
+    """``[np.percentile(pixels, q, axis=0) for q in qs]`` bit for bit, from one partial sort:
+    numpy's default ("linear") method for a whole-number ``q`` (a weak scalar, so the result
+    keeps the pixels' dtype): the values at the floor and the ceiling of ``(n - 1) * q / 100``,
+    ``a + (b - a) * t`` below a weight t of 0.5, ``b - (b - a) * (1 - t)`` from it. Each
+    np.percentile call costs far more than its 400 pixels. tests/vision/test_tiles_lane_speed.py
+    holds the two equal."""
+    n = len(pixels)
+    spots = [((n - 1) * (q / 100), q) for q in qs]
+    kth = sorted({min(math.floor(v) + k, n - 1) for v, _ in spots for k in (0, 1)})
+    part = np.partition(pixels, kth, axis=0)
+    out = []
+    for v, _ in spots:
+        lo = math.floor(v)
+        if v >= n - 1:
+            out.append(part[n - 1].copy())
+            continue
+        t = float(v - lo)
+        a, b = part[lo], part[lo + 1]
+        diff = b - a
+        out.append(b - diff * (1 - t) if t >= 0.5 else a + diff * t)
+    return out
+
+
 def white_black(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The white and black of a marker's own print (BGR), the local reference for colours."""
-    pixels = _print_pixels(image, quad)
-    white = np.percentile(pixels, 92, axis=0)
-    black = np.percentile(pixels, 8, axis=0)
+    """The white and black of a marker's own print (BGR), the local reference for colours: the
+    92nd and 8th percentiles of its pixels (:func:`_percentiles`, as np.percentile gives them)."""
+    white, black = _percentiles(_print_pixels(image, quad), (92, 8))
     return white, black
 
 

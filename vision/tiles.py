@@ -217,6 +217,104 @@ def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int,
     return float(np.isin(labels, ids).sum()) * step * step
 
 
+@functools.lru_cache(maxsize=16)
+def _lane_core(reach: float, step: float, core: float, inner: float, outer: float
+               ) -> tuple[slice, np.ndarray]:
+    """The core of the lane window (the samples within ``core`` marker sides of the centre, and
+    at least the learnt rings, widened by a step, with a sample to spare) and the rings' samples
+    in it: the same for every part, so made once."""
+    _, radius = _lane_grid(reach, step)
+    n = radius.shape[0]
+    c = n // 2
+    band = (radius >= inner - step) & (radius <= outer + step)
+    spread = int(np.abs(np.argwhere(band) - c).max()) + 1 if band.any() else 0
+    k = min(max(round(core / step), spread), c)
+    cut = slice(c - k, c + k + 1)
+    ring = band[cut, cut].copy()
+    ring.flags.writeable = False
+    return cut, ring
+
+
+def _near(image: np.ndarray, xs: np.ndarray, ys: np.ndarray, wb: WhiteBlack, mean: np.ndarray,
+          inv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The lane window's samples at (xs, ys) (any shape), white-balanced, (m, 3), and which of
+    them lie within the colour's reject distance, (m,): as :func:`lane_area` takes and measures
+    them, sample by sample."""
+    values = cv2.remap(image, np.ascontiguousarray(xs), np.ascontiguousarray(ys),
+                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    pixels = markers.normalise(values, wb[0], wb[1]).reshape(-1, 3)
+    near = _mahalanobis2(features(pixels) - mean, inv) <= \
+        1.01 * float(section("colour")["reject_d2"])
+    return pixels, near
+
+
+def _joined(mask: np.ndarray, ring: np.ndarray) -> np.ndarray:
+    """The samples of ``mask`` (n, n) joined (4-connected) to those on ``ring``."""
+    _, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=4)
+    ids = np.unique(labels[ring & mask])
+    return np.asarray(np.isin(labels, ids[ids > 0]))
+
+
+def lane_within(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int, bar: float,
+                wb: WhiteBlack | None = None) -> bool:
+    """``lane_area(image, quad, look, colour, limit=bar, wb=wb) <= bar``: the same decision,
+    mostly from the core of the window (``tiles.lane_core`` marker sides around the marker).
+
+    The colour's region (the pixels classed as it, joined to the rings) lies within the region
+    of the pixels *near* the colour (within its reject distance, as :func:`lane_area` picks
+    them before classifying) joined to the rings. That region is found in the core first: when
+    it ends inside the core (none of it on the core's edge) it is the whole window's, and when
+    it is no larger than the bar, the colour's region is not either: yes, without classifying a
+    pixel or sampling the rest. Otherwise the rest of the window is sampled, the near region
+    found in the whole window (yes when it is within the bar), and only its pixels classified:
+    the colour's region is then measured as :func:`lane_area` measures it. Every sample is
+    taken, white-balanced and measured as there, bit for bit the same.
+    """
+    cfg = section("tiles")
+    reach, step = float(cfg["lane_window"]), float(cfg["lane_step"])
+    local, radius = _lane_grid(reach, step)
+    n = radius.shape[0]
+    cut, core_ring = _lane_core(reach, step, float(cfg["lane_core"]), min(look.radii),
+                                max(look.radii))
+    pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(n, n, 2)
+    h, w = image.shape[:2]
+    inside = ((pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0)
+              & (pts[..., 1] <= h - 1))
+    if wb is None:
+        wb = markers.white_black(image, quad)
+    mean = look.model.means[colour]
+    cov = np.ascontiguousarray(look.model.covs[colour])
+    inv = _inverse(cov.tobytes(), cov.dtype.str)
+    core = pts[cut, cut]
+    core_pixels, core_near = _near(image, core[..., 0], core[..., 1], wb, mean, inv)
+    core_near = core_near.reshape(core.shape[:2]) & inside[cut, cut]
+    region = _joined(core_near, core_ring)
+    closed = not (region[0].any() or region[-1].any() or region[:, 0].any()
+                  or region[:, -1].any())
+    if closed and float(region.sum()) * step * step <= bar:
+        return True
+    # the rest of the window
+    pixels = np.zeros((n, n, 3), core_pixels.dtype)
+    near = np.zeros((n, n), bool)
+    pixels[cut, cut] = core_pixels.reshape(*core.shape[:2], 3)
+    near[cut, cut] = core_near
+    rest = inside.copy()
+    rest[cut, cut] = False
+    if rest.any():
+        xy = pts[rest]
+        rest_pixels, rest_near = _near(image, xy[:, :1], xy[:, 1:], wb, mean, inv)
+        pixels[rest] = rest_pixels
+        near[rest] = rest_near
+    ring = (radius >= min(look.radii) - step) & (radius <= max(look.radii) + step)
+    region = _joined(near, ring)
+    if float(region.sum()) * step * step <= bar:
+        return True
+    # the colour's own region lies within the near one: only its pixels are classified
+    mask = np.zeros((n, n), bool)
+    mask[region] = look.model.classify(pixels[region]) == colour
+    return float(_joined(mask, ring).sum()) * step * step <= bar
+
+
 def _on_a_lane(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str,
                wb: WhiteBlack | None = None) -> bool:
     """Whether the colour a part was read as is the size of a lane around the tile (see
@@ -225,8 +323,7 @@ def _on_a_lane(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str
     if look.lane_area is None:
         return True
     bar = float(section("tiles")["lane_area_factor"]) * look.lane_area
-    return lane_area(image, quad, look, look.model.names.index(colour), limit=bar,
-                     wb=wb) <= bar
+    return lane_within(image, quad, look, look.model.names.index(colour), bar, wb)
 
 
 def _all_parts(found: dict[int, np.ndarray]) -> bool:
@@ -314,6 +411,7 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
     for seat in sorted({m // 3 for m in found}):
         colours: list[str | None] = []
         confidences: list[float] = []
+        looked: list[tuple[np.ndarray, WhiteBlack]] = []
         for part in range(3):
             quad = found.get(markers.tile_id(seat, part))
             if quad is None or (board_quads is not None and not _on_a_board(quad, board_quads)):
@@ -323,13 +421,19 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
             # the marker's white and black, once for every look at this part
             wb = markers.white_black(image, quad)
             colour, conf = read_part(image, quad, look, wb)
-            if colour is not None and board_quads is None and \
-                    not _on_a_lane(image, quad, look, colour, wb):
-                # no board corner markers: the lane's own size tells it from a table of its
-                # colour (a tile put aside on green felt read green)
-                colour = None
             colours.append(colour)
             confidences.append(round(conf, 3))
+            looked.append((quad, wb))
+        if board_quads is None and all(c is not None for c in colours):
+            # no board corner markers: the lane's own size tells it from a table of its colour
+            # (a tile put aside on green felt read green). Asked only of a seat whose three
+            # parts were read (a part declined declines the seat, whatever the others show),
+            # and no further than the first part that fails it; the confidences stand
+            for part, (quad, wb) in enumerate(looked):
+                colour = colours[part]
+                if colour is not None and not _on_a_lane(image, quad, look, colour, wb):
+                    colours[part] = None
+                    break
         parts = (confidences[0], confidences[1], confidences[2])
         if all(c is not None for c in colours):
             robot: str | None = "-".join(c for c in colours if c is not None)
