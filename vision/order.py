@@ -1286,13 +1286,14 @@ def outline_judges(image: np.ndarray, look: OrderLook) -> tuple[Judge, Judge] | 
         return likeness(sketch(plain_card(image, moved)), template) >= strict
 
     def confirm(quad: np.ndarray) -> bool:
-        return lined_up(quad, likeness(sketch(plain_card(image, quad)), template))
+        return lined_up(quad, likeness(sketch(plain_card(image, quad)), template)) and \
+            paper_round(image, quad, look)
 
     def accept(quad: np.ndarray) -> bool:
         # card-shaped, but not printed like the user's robot cards: a personal board, a
         # face-down card, or a card with the board beside it taken for one
         seen = likeness(sketch(plain_card(image, quad)), template)
-        return seen >= least or lined_up(quad, seen)
+        return (seen >= least or lined_up(quad, seen)) and paper_round(image, quad, look)
 
     return accept, confirm
 
@@ -1326,6 +1327,25 @@ def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservat
     x0, y0 = np.maximum(quad.min(axis=0), 0)
     x1, y1 = quad.max(axis=0)
     return OrderObservation(reading), (int(x0), int(y0), int(x1), int(y1))
+
+
+def paper_round(image: np.ndarray, quad: np.ndarray, look: OrderLook) -> bool:
+    """Whether an outline (picture pixels, upright) shows the user's cards' paper round the
+    robot, as the reader asks of the card it reads (:func:`read_order_region`): part colours
+    outside the learnt part places at most ``paper_margin`` more than the calibration cards
+    showed, and paper at least ``paper_fraction`` of theirs. Two lanes of a board framed by
+    its margin can pass for a card by their print (other art 11515 o011: larger than the held
+    card, so taken over it, then declined by these very tests): judged so while looking, they
+    are passed over and the search goes on to the card. True before calibration learnt them."""
+    if not look.learnt:
+        return True
+    cfg = section("order")
+    card = warp_card(image, quad)
+    if look.colour_outside is not None and colour_outside(classes(card, look), look.masks) > \
+            look.colour_outside + float(cfg["paper_margin"]):
+        return False
+    return look.paper_share is None or \
+        paper_shown(card, look.masks) >= float(cfg["paper_fraction"]) * look.paper_share
 
 
 def colour_outside(cls: np.ndarray, masks: np.ndarray) -> float:
