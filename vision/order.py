@@ -1094,7 +1094,7 @@ def warp_card(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 
 def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray,
-          both_ways: bool = False) -> np.ndarray:
+          both_ways: bool = False, far: float | None = None) -> np.ndarray:
     """The card's outline moved so that its print lines up with the calibration cards' mean
     print (``template``, a :func:`sketch`): an outline found a little off (a side on a board's
     edge beside the card, a hand of the frame's colour, perspective) is put right by matching
@@ -1106,7 +1106,12 @@ def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray,
     rounded shapes of about one size: shifted, one lies where the other should); lined up
     with the wrong end, the print then says the card is the other way up. With ``both_ways``
     the print is lined up both ways and the better match kept: what the reader reads from,
-    once per card found (the outlines judged while looking for a card take the guess)."""
+    once per card found (the outlines judged while looking for a card take the guess).
+
+    With ``far`` (a likeness), a move of more than ``align_max`` canonical pixels, up to
+    ``align_far``, is taken when the print then is at least that like the template: a side on
+    the edge of a palm held just beyond the card's (other art 11513 o002: the card's own edge,
+    frame against skin, lay 7 canonical pixels inside; lined up, the print matched 0.93)."""
     cfg = section("order")
     w, h = canonical_size()
     rim, m = int(cfg["sketch_rim"]), int(cfg["align_margin"])
@@ -1128,6 +1133,11 @@ def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray,
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, int(cfg["align_iterations"]),
                 1e-4)
     best: tuple[float, np.ndarray] | None = None
+    inverse = np.linalg.inv(H)
+
+    def in_picture(corners: np.ndarray) -> np.ndarray:
+        return np.asarray(cv2.perspectiveTransform((corners * 4)[None].astype(np.float64),
+                                                   inverse)[0], np.float32)
     for target in targets:
         warp = np.array([[1, 0, m + rim], [0, 1, m + rim]], np.float32)
         try:
@@ -1139,15 +1149,16 @@ def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray,
         # template pixel x is canonical pixel x + rim; pixel i's centre is at i + 0.5
         warp = np.asarray(found, np.float32)
         corners = (canon - rim - 0.5) @ warp[:, :2].T + warp[:, 2] + 0.5
-        if float(np.abs(corners - (canon + m)).max()) > float(cfg["align_max"]):
+        moved = float(np.abs(corners - (canon + m)).max())
+        if moved > float(cfg["align_max"]) and (
+                far is None or moved > float(cfg["align_far"]) or
+                likeness(sketch(plain_card(image, in_picture(corners))), template) < far):
             continue
         if best is None or float(match) > best[0]:
             best = (float(match), corners)
     if best is None:  # the outline stays as found
         return quad
-    inverse = np.linalg.inv(H)
-    return np.asarray(cv2.perspectiveTransform((best[1] * 4)[None].astype(np.float64),
-                                               inverse)[0], np.float32)
+    return in_picture(best[1])
 
 
 def classes(card: np.ndarray, look: OrderLook) -> np.ndarray:
@@ -1305,7 +1316,13 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     judges = outline_judges(image, look)
     accept, confirm = (None, None) if judges is None else judges
     quad = find_card(image, look.aspect, look.area, accept, confirm)
-    return quad if look.sketch is None else align(image, quad, look.sketch, both_ways=True)
+    if look.sketch is None:
+        return quad
+    # a larger move is taken only when the print then matches as closely as an outline lined
+    # up is asked to (see outline_judges)
+    far = None if look.min_likeness is None else look.min_likeness * float(
+        section("order")["lined_up_likeness"]) / float(section("order")["likeness_fraction"])
+    return align(image, quad, look.sketch, both_ways=True, far=far)
 
 
 def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
