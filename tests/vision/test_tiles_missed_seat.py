@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from tests.vision.test_tiles_closer_look import CENTRES, _board, _tile
 
+from tests.vision.test_tiles_closer_look import CENTRES, _board, _tile
 from vision import markers, tiles
 
 #: seat 1's tiles, on a second board left of seat 0's
