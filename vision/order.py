@@ -64,7 +64,7 @@ class OrderLook:
     #: how like the calibration cards' print (:func:`likeness`) a card must be to be read: a
     #: personal board or another card of about the card's shape is not (None: not learnt)
     min_likeness: float | None = None
-    #: the largest share of a calibration card's pixels outside the learnt part places that
+    #: the median share of a calibration card's pixels outside the learnt part places that
     #: showed a part colour (its paper shows round the robot; None: not learnt)
     colour_outside: float | None = None
     #: the median share of a calibration card's pixels outside the learnt part places that
@@ -1453,9 +1453,12 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         return OrderLook(model, default_masks(), False, aspect, area=min(areas))
     # 3. how clearly the part shapes tell the card's top from its bottom
     look = OrderLook(model, masks, True, aspect, area=min(areas))
-    look.colour_outside = max(colour_outside(classes(card, look), masks) for card in cards)
-    # the median: a calibration card whose outline was found on a board's lanes (it passed the
-    # likeness check) shows no paper, and the least share would then let such outlines through
+    # the medians: a calibration card whose outline was found on a board's lanes (it passed the
+    # likeness check) shows part colours all round and no paper, and the largest colour share
+    # or the least paper share would then let such outlines through (other art 11801: 0.70 of
+    # one calibration outline showed part colours, the cards' 0.01 to 0.07)
+    look.colour_outside = float(np.median([colour_outside(classes(card, look), masks)
+                                           for card in cards]))
     look.paper_share = float(np.median([paper_shown(card, masks) for card in cards]))
     evidence = float(np.median([turn_evidence(classes(card, look), masks) for card in cards]))
     if evidence >= cfg["min_turn_evidence"]:

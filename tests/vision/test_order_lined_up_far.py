@@ -2,17 +2,20 @@
 where two lanes of a board, framed by its margin and larger than the held card, passed for a
 card by their print, were taken over it and then declined for the part colours round them; and
 other art 11513 o002, where the card's side was found on the edge of the palm held just beyond
-it, 7 canonical pixels out, one more than lining the print up may move it."""
+it, 7 canonical pixels out, one more than lining the print up may move it. And the part colours
+round the calibration cards are learnt as their median, not their largest."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from companion.config import Config
 from tests.vision.test_order_hidden_side import _held, _off_by
 from tests.vision.test_order_paper_shown import QUAD, _board_lanes
 from vision import order
 from vision.calibration import Calibration
+from vision.synth import calibration_examples
 from vision.synth.scenes import Style
 from vision.thresholds import section
 
@@ -86,3 +89,24 @@ def test_a_far_move_is_not_taken_when_the_print_then_matches_less(
     far = order.align(image, found, look.sketch, both_ways=True, far=0.5)
     assert far is not found
     assert _off_by(far, truth) <= 0.05 * float(np.linalg.norm(truth[3] - truth[0]))
+
+
+def test_a_calibration_card_found_on_a_boards_lanes_does_not_raise_the_colour_bar(
+        config: Config, style: Style, monkeypatch: pytest.MonkeyPatch) -> None:
+    # other art 11801: one calibration outline lay on a board's lanes, 0.70 of it part colours
+    # outside the part places (the cards 0.01 to 0.07): the largest made no guard of the bar
+    given = [0.03, 0.70, 0.05, 0.02]
+    seen: list[float] = []
+
+    def outside(_cls: np.ndarray, _masks: np.ndarray) -> float:
+        seen.append(given[len(seen) % len(given)])
+        return seen[-1]
+
+    monkeypatch.setattr(order, "colour_outside", outside)
+    examples = calibration_examples(style, config, np.random.default_rng(60), per_kind=4)
+    look = order.learn([(e.image, e.robot) for e in examples if e.kind == "order" and e.robot],
+                       Calibration.default(config).tiles.model)
+    assert len(seen) >= 3
+    assert look.colour_outside == pytest.approx(float(np.median(seen)))
+    # two lanes showing 0.6 part colours outside the part places are over the bar
+    assert look.colour_outside + float(section("order")["paper_margin"]) < 0.6
