@@ -1305,8 +1305,9 @@ def outline_judges(image: np.ndarray, look: OrderLook) -> tuple[Judge, Judge] | 
         # face-down card, or a card with the board beside it taken for one
         seen = likeness(sketch(plain_card(image, quad)), template)
         if seen >= strict:
-            # printed as like the cards as they are like each other, lined up: no board's
-            # lanes (0.58 of that at most), so the paper is left to the reader's own check
+            # printed as like the cards as an outline lined up must be (0.8 of their median
+            # likeness; boards and lanes lined up match 0.58 of it at most): the paper is left
+            # to the reader's own check
             return True
         return (seen >= least or lined_up(quad, seen)) and paper_round(image, quad, look)
 
