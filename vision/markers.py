@@ -121,7 +121,8 @@ def grey(image: np.ndarray) -> np.ndarray:
 
 def detect(image: np.ndarray, wanted: Collection[int] | None = None,
            complete: Callable[[dict[int, np.ndarray]], bool] | None = None,
-           twice: set[int] | None = None, pixels_per_cell: int = 4) -> dict[int, np.ndarray]:
+           twice: set[int] | None = None, pixels_per_cell: int = 4,
+           rejected: list[np.ndarray] | None = None) -> dict[int, np.ndarray]:
     """Marker id -> its 4 corners (float32, 4x2).
 
     Detection runs with one threshold window after another (``markers.windows``) until
@@ -130,7 +131,8 @@ def detect(image: np.ndarray, wanted: Collection[int] | None = None,
     added to ``twice`` when given): a duplicate means a second set or a false detection, and
     guessing between them could read the wrong tile. ``pixels_per_cell``: how many pixels of
     each marker cell its bit is read from (more read small, soft markers' bits better, at more
-    cost).
+    cost). ``rejected``, when given, gathers the square outlines the passes run could not
+    decode (4x2 corners each): where a marker the threshold or the bit sampling spoilt may lie.
     """
     g = grey(image)
     found: dict[int, np.ndarray] = {}
@@ -141,7 +143,9 @@ def detect(image: np.ndarray, wanted: Collection[int] | None = None,
     for window in cfg["windows"]:
         det = _detector(int(window), pixels_per_cell)
         _set_min_perimeter(det, rate)
-        corners, ids, _ = det.detectMarkers(g)
+        corners, ids, missed = det.detectMarkers(g)
+        if rejected is not None:
+            rejected.extend(q.reshape(4, 2).astype(np.float32) for q in missed)
         this_pass: set[int] = set()
         for m, quad in _once(corners, ids, wanted, this_pass).items():
             found.setdefault(m, quad)

@@ -64,7 +64,7 @@ class OrderLook:
     #: how like the calibration cards' print (:func:`likeness`) a card must be to be read: a
     #: personal board or another card of about the card's shape is not (None: not learnt)
     min_likeness: float | None = None
-    #: the largest share of a calibration card's pixels outside the learnt part places that
+    #: the median share of a calibration card's pixels outside the learnt part places that
     #: showed a part colour (its paper shows round the robot; None: not learnt)
     colour_outside: float | None = None
     #: the median share of a calibration card's pixels outside the learnt part places that
@@ -1094,7 +1094,7 @@ def warp_card(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 
 def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray,
-          both_ways: bool = False) -> np.ndarray:
+          both_ways: bool = False, far: float | None = None) -> np.ndarray:
     """The card's outline moved so that its print lines up with the calibration cards' mean
     print (``template``, a :func:`sketch`): an outline found a little off (a side on a board's
     edge beside the card, a hand of the frame's colour, perspective) is put right by matching
@@ -1106,7 +1106,12 @@ def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray,
     rounded shapes of about one size: shifted, one lies where the other should); lined up
     with the wrong end, the print then says the card is the other way up. With ``both_ways``
     the print is lined up both ways and the better match kept: what the reader reads from,
-    once per card found (the outlines judged while looking for a card take the guess)."""
+    once per card found (the outlines judged while looking for a card take the guess).
+
+    With ``far`` (a likeness), a move of more than ``align_max`` canonical pixels, up to
+    ``align_far``, is taken when the print then is at least that like the template: a side on
+    the edge of a palm held just beyond the card's (other art 11513 o002: the card's own edge,
+    frame against skin, lay 7 canonical pixels inside; lined up, the print matched 0.93)."""
     cfg = section("order")
     w, h = canonical_size()
     rim, m = int(cfg["sketch_rim"]), int(cfg["align_margin"])
@@ -1128,6 +1133,11 @@ def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray,
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, int(cfg["align_iterations"]),
                 1e-4)
     best: tuple[float, np.ndarray] | None = None
+    inverse = np.linalg.inv(H)
+
+    def in_picture(corners: np.ndarray) -> np.ndarray:
+        return np.asarray(cv2.perspectiveTransform((corners * 4)[None].astype(np.float64),
+                                                   inverse)[0], np.float32)
     for target in targets:
         warp = np.array([[1, 0, m + rim], [0, 1, m + rim]], np.float32)
         try:
@@ -1139,15 +1149,16 @@ def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray,
         # template pixel x is canonical pixel x + rim; pixel i's centre is at i + 0.5
         warp = np.asarray(found, np.float32)
         corners = (canon - rim - 0.5) @ warp[:, :2].T + warp[:, 2] + 0.5
-        if float(np.abs(corners - (canon + m)).max()) > float(cfg["align_max"]):
+        moved = float(np.abs(corners - (canon + m)).max())
+        if moved > float(cfg["align_max"]) and (
+                far is None or moved > float(cfg["align_far"]) or
+                likeness(sketch(plain_card(image, in_picture(corners))), template) < far):
             continue
         if best is None or float(match) > best[0]:
             best = (float(match), corners)
     if best is None:  # the outline stays as found
         return quad
-    inverse = np.linalg.inv(H)
-    return np.asarray(cv2.perspectiveTransform((best[1] * 4)[None].astype(np.float64),
-                                               inverse)[0], np.float32)
+    return in_picture(best[1])
 
 
 def classes(card: np.ndarray, look: OrderLook) -> np.ndarray:
@@ -1286,13 +1297,19 @@ def outline_judges(image: np.ndarray, look: OrderLook) -> tuple[Judge, Judge] | 
         return likeness(sketch(plain_card(image, moved)), template) >= strict
 
     def confirm(quad: np.ndarray) -> bool:
-        return lined_up(quad, likeness(sketch(plain_card(image, quad)), template))
+        return lined_up(quad, likeness(sketch(plain_card(image, quad)), template)) and \
+            paper_round(image, quad, look)
 
     def accept(quad: np.ndarray) -> bool:
         # card-shaped, but not printed like the user's robot cards: a personal board, a
         # face-down card, or a card with the board beside it taken for one
         seen = likeness(sketch(plain_card(image, quad)), template)
-        return seen >= least or lined_up(quad, seen)
+        if seen >= strict:
+            # printed as like the cards as an outline lined up must be (0.8 of their median
+            # likeness; boards and lanes lined up match 0.58 of it at most): the paper is left
+            # to the reader's own check
+            return True
+        return (seen >= least or lined_up(quad, seen)) and paper_round(image, quad, look)
 
     return accept, confirm
 
@@ -1304,7 +1321,13 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     judges = outline_judges(image, look)
     accept, confirm = (None, None) if judges is None else judges
     quad = find_card(image, look.aspect, look.area, accept, confirm)
-    return quad if look.sketch is None else align(image, quad, look.sketch, both_ways=True)
+    if look.sketch is None:
+        return quad
+    # a larger move is taken only when the print then matches as closely as an outline lined
+    # up is asked to (see outline_judges)
+    far = None if look.min_likeness is None else look.min_likeness * float(
+        section("order")["lined_up_likeness"]) / float(section("order")["likeness_fraction"])
+    return align(image, quad, look.sketch, both_ways=True, far=far)
 
 
 def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
@@ -1326,6 +1349,25 @@ def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservat
     x0, y0 = np.maximum(quad.min(axis=0), 0)
     x1, y1 = quad.max(axis=0)
     return OrderObservation(reading), (int(x0), int(y0), int(x1), int(y1))
+
+
+def paper_round(image: np.ndarray, quad: np.ndarray, look: OrderLook) -> bool:
+    """Whether an outline (picture pixels, upright) shows the user's cards' paper round the
+    robot, as the reader asks of the card it reads (:func:`read_order_region`): part colours
+    outside the learnt part places at most ``paper_margin`` more than the calibration cards
+    showed, and paper at least ``paper_fraction`` of theirs. Two lanes of a board framed by
+    its margin can pass for a card by their print (other art 11515 o011: larger than the held
+    card, so taken over it, then declined by these very tests): judged so while looking, they
+    are passed over and the search goes on to the card. True before calibration learnt them."""
+    if not look.learnt:
+        return True
+    cfg = section("order")
+    card = warp_card(image, quad)
+    if look.colour_outside is not None and colour_outside(classes(card, look), look.masks) > \
+            look.colour_outside + float(cfg["paper_margin"]):
+        return False
+    return look.paper_share is None or \
+        paper_shown(card, look.masks) >= float(cfg["paper_fraction"]) * look.paper_share
 
 
 def colour_outside(cls: np.ndarray, masks: np.ndarray) -> float:
@@ -1416,9 +1458,12 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         return OrderLook(model, default_masks(), False, aspect, area=min(areas))
     # 3. how clearly the part shapes tell the card's top from its bottom
     look = OrderLook(model, masks, True, aspect, area=min(areas))
-    look.colour_outside = max(colour_outside(classes(card, look), masks) for card in cards)
-    # the median: a calibration card whose outline was found on a board's lanes (it passed the
-    # likeness check) shows no paper, and the least share would then let such outlines through
+    # the medians: a calibration card whose outline was found on a board's lanes (it passed the
+    # likeness check) shows part colours all round and no paper, and the largest colour share
+    # or the least paper share would then let such outlines through (other art 11801: 0.70 of
+    # one calibration outline showed part colours, the cards' 0.01 to 0.07)
+    look.colour_outside = float(np.median([colour_outside(classes(card, look), masks)
+                                           for card in cards]))
     look.paper_share = float(np.median([paper_shown(card, masks) for card in cards]))
     evidence = float(np.median([turn_evidence(classes(card, look), masks) for card in cards]))
     if evidence >= cfg["min_turn_evidence"]:

@@ -354,9 +354,12 @@ def find_tiles(image: np.ndarray) -> dict[int, np.ndarray]:
 def find_markers(image: np.ndarray) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
     """(tile markers, board corner markers) as :func:`find_tiles`; both from one detection."""
     twice: set[int] = set()
-    everything = markers.detect(image, range(markers.BOARD_IDS.stop), _tiles_complete, twice)
+    rejected: list[np.ndarray] = []
+    everything = markers.detect(image, range(markers.BOARD_IDS.stop), _tiles_complete, twice,
+                                rejected=rejected)
     found = {m: q for m, q in everything.items() if m in markers.TILE_IDS}
     corners = {m: q for m, q in everything.items() if m in markers.BOARD_IDS}
+    found.update(_missed_seats(image, found, corners, rejected, twice))
     pad = float(section("tiles")["closer_pad"])
     for seat in sorted({m // 3 for m in found}):
         ids = [markers.tile_id(seat, part) for part in range(3)]
@@ -377,6 +380,53 @@ def find_markers(image: np.ndarray) -> tuple[dict[int, np.ndarray], dict[int, np
             if not more:
                 break
     return found, corners
+
+
+def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
+                  corners: dict[int, np.ndarray], rejected: list[np.ndarray],
+                  twice: set[int]) -> dict[int, np.ndarray]:
+    """Tiles of seats none of whose tiles the whole picture read: the detector saw their
+    squares but read no id from them (other art 11513 t001: three markers of 26 px turned
+    a little, their bits misread at 4 pixels a cell, read at 8). Each square outline it could
+    not decode that is about the size of the tiles found (``tiles.missed_side``, times their
+    median side) and lies on no marker found is looked at again closer
+    (:func:`markers.detect_closer`), for the tiles of seats with no tile found only; an id
+    read in two places is dropped. The seats so found are then completed as any other."""
+    cfg = section("tiles")
+    if not found or not rejected:
+        return {}
+    seen = {m // 3 for m in found}
+    wanted = [m for m in markers.TILE_IDS if m // 3 not in seen and m not in twice]
+    if not wanted:
+        return {}
+    side = float(np.median([markers.side(q) for q in found.values()]))
+    lo, hi = (float(x) for x in cfg["missed_side"])
+    known = [*found.values(), *corners.values()]
+    looked: list[np.ndarray] = []
+    more: dict[int, np.ndarray] = {}
+    dropped: set[int] = set()
+    reach = float(cfg["missed_reach"])
+    for quad in rejected:
+        size = markers.side(quad)
+        if not lo * side <= size <= hi * side:
+            continue
+        centre = quad.mean(axis=0)
+        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])),
+                                    False) >= 0 for k in known):
+            continue
+        # the passes see one square again and again: looked at once
+        if any(float(np.linalg.norm(centre - c)) < 0.5 * size for c in looked):
+            continue
+        looked.append(centre)
+        x0, y0 = centre - reach * size
+        x1, y1 = centre + reach * size
+        box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+        for m, q in markers.detect_closer(image, box, wanted, size).items():
+            if m in more and float(np.linalg.norm(q.mean(axis=0) - more[m].mean(axis=0))) > \
+                    0.5 * size:
+                dropped.add(m)
+            more.setdefault(m, q)
+    return {m: q for m, q in more.items() if m not in dropped}
 
 
 def boards(corners: dict[int, np.ndarray]) -> list[np.ndarray]:
