@@ -1419,6 +1419,12 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     # card with a board beside it) would teach a wrong shape and wrong part places: a card whose
     # print is much less like the others' than they are like each other is left out
     alike = _alike(plain)
+    if len(cards) >= 3 and float(np.median(alike)) <= 0.0:
+        # the prints found are no more like each other than unrelated pictures: the outlines
+        # were found on something else (other art 12156: three calibration cards, likeness
+        # -0.02 to -0.12), so nothing can be learnt from them; the reader keeps the defaults
+        # rather than learn a shape and part places from whatever they were
+        return OrderLook.default(fallback)
     if len(cards) >= 3:
         least = float(cfg["likeness_fraction"]) * float(np.median(alike))
         keep = [i for i in range(len(cards)) if alike[i] >= least]
