@@ -1,6 +1,6 @@
 """Robot Master grid: a value is read only where its templates correlate at least
-``min_correlation`` (0.7, as high as every witness but the nearest calibration card already
-asked), whichever witness settles a close call.
+``min_correlation_read`` (0.7, as high as every witness but the nearest calibration card
+already asked), whichever witness settles a close call.
 
 Other art h11522 g005 (2, 2), hard (gate 7): a 3 half under a hand read as 5 at confidence
 0.10 on main (4f066fa): the 5's templates fitted it 0.57, the 3's 0.53, and the nearest
@@ -61,5 +61,5 @@ def test_a_clean_close_call_the_nearest_card_agrees_with_is_still_read(
 
 def test_the_floor_is_in_the_thresholds_file() -> None:
     cfg = section("grid")
-    assert float(cfg["min_correlation"]) == pytest.approx(0.7)
-    assert float(cfg["min_correlation"]) >= float(cfg["min_correlation_alone"])
+    assert float(cfg["min_correlation_read"]) == pytest.approx(0.7)
+    assert float(cfg["min_correlation_read"]) >= float(cfg["min_correlation_alone"])
