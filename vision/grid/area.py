@@ -54,8 +54,9 @@ def _marker_shown(image: np.ndarray, centre: np.ndarray, side: float,
     paper: of the pixels just around it (a sixth of a side wide), at least
     ``marker_shown_ring`` are at least ``marker_shown_bright`` of the paper's brightness. A
     marker whose bits could not be read (small, soft or lit unevenly: 4 of gate 7's 180 clean
-    grids) shows its black square in its white border so; an arm or a hand lying over it does
-    not, and neither do a dark mat's cells between pale grid lines. A corner out of the
+    grids; blurred in a dim picture, its border's ring 0.55-0.59 bright, own art h12301 g008,
+    h12302 g050) shows its black square in its white border so; an arm or a hand lying over it
+    does not, and neither do a dark mat's cells between pale grid lines. A corner out of the
     picture counts as shown (nothing there hides it). The corner is completed as a
     parallelogram, off by up to two sides under perspective."""
     cfg = section("grid")
