@@ -22,17 +22,68 @@ def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The four play-area marker centres (4x2), clockwise from top-left, and the markers' white
     (BGR), the picture's reference for colours. With one marker hidden (a hand), the fourth
     corner is completed as a parallelogram."""
+    corners, white, _ = find_area_seen(image)
+    return corners, white
+
+
+def find_area_seen(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+    """:func:`find_area`, and whether one marker is hidden: not found, and where its corner
+    is completed the picture shows nothing of a marker's size (:func:`_marker_shown`)."""
     found = _area_markers(image)
     centres = {m - markers.PLAY_AREA_IDS[0]: q.mean(axis=0) for m, q in found.items()}
     if len(centres) < 3:
         raise NoPlayAreaFound("the play area's corner markers are not in view")
+    hidden = False
+    white = np.mean(markers.whites(image, list(found.values())), axis=0)
     if len(centres) == 3:
         (missing,) = set(range(4)) - set(centres)
         opposite = (missing + 2) % 4
         centres[missing] = centres[(missing + 1) % 4] + centres[(missing + 3) % 4] \
             - centres[opposite]
-    white = np.mean(markers.whites(image, list(found.values())), axis=0)
-    return np.stack([centres[i] for i in range(4)]).astype(np.float32), white
+        side = float(np.mean([markers.side(q) for q in found.values()]))
+        hidden = not _marker_shown(image, centres[missing], side, white)
+    return np.stack([centres[i] for i in range(4)]).astype(np.float32), white, hidden
+
+
+def _marker_shown(image: np.ndarray, centre: np.ndarray, side: float,
+                  white: np.ndarray) -> bool:
+    """Whether the picture shows a marker near ``centre`` (where a marker not found would lie;
+    ``side``: the found markers' mean side, ``white`` their paper): within
+    ``marker_shown_reach`` sides of it, a dark patch (at most ``marker_shown_dark`` of the
+    paper's brightness) whose extent both ways is ``marker_shown_size`` sides, in a ring of
+    paper: of the pixels just around it (a sixth of a side wide), at least
+    ``marker_shown_ring`` are at least ``marker_shown_bright`` of the paper's brightness. A
+    marker whose bits could not be read (small, soft or lit unevenly: 4 of gate 7's 180 clean
+    grids; blurred in a dim picture, its border's ring 0.55-0.59 bright, own art h12301 g008,
+    h12302 g050) shows its black square in its white border so; an arm or a hand lying over it
+    does not, and neither do a dark mat's cells between pale grid lines. A corner out of the
+    picture counts as shown (nothing there hides it). The corner is completed as a
+    parallelogram, off by up to two sides under perspective."""
+    cfg = section("grid")
+    h, w = image.shape[:2]
+    reach = int(float(cfg["marker_shown_reach"]) * side)
+    x0, y0 = max(0, int(centre[0]) - reach), max(0, int(centre[1]) - reach)
+    x1, y1 = min(w, int(centre[0]) + reach), min(h, int(centre[1]) + reach)
+    if not (0 <= centre[0] < w and 0 <= centre[1] < h) or x1 <= x0 or y1 <= y0:
+        return True
+    level = image[y0:y1, x0:x1].astype(np.float32).sum(axis=2) / max(float(white.sum()), 1.0)
+    low, high = (float(f) * side for f in cfg["marker_shown_size"])
+    dark = (level <= float(cfg["marker_shown_dark"])).astype(np.uint8)
+    bright = level >= float(cfg["marker_shown_bright"])
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    pad = max(2, round(side / 6))
+    for k in range(1, n):
+        x, y, across, down = (int(v) for v in stats[k, :4])
+        if not (low <= across <= high and low <= down <= high):
+            continue
+        box = (slice(max(0, y - pad), y + down + pad), slice(max(0, x - pad), x + across + pad))
+        square = labels[box] == k
+        ring = cv2.dilate(square.astype(np.uint8), np.ones((2 * pad + 1, 2 * pad + 1),
+                                                           np.uint8)) > 0
+        ring &= ~square
+        if ring.any() and float(bright[box][ring].mean()) >= float(cfg["marker_shown_ring"]):
+            return True
+    return False
 
 
 #: per thread, where the play-area markers were found in the last picture (its size, and each

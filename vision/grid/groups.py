@@ -1,6 +1,7 @@
 """Rules over the whole grid after each cell was judged: cards are laid edge to edge, so an
 empty reading beside a cell the reader could not read (:func:`_beside_unread`) or cut off from
-the other cards (:func:`_cut_off`) is declined rather than trusted.
+the other cards (:func:`_cut_off`) is declined rather than trusted, and so is every empty
+reading in a picture where something hides a play-area marker (:func:`_under_a_hidden_marker`).
 """
 
 from __future__ import annotations
@@ -75,3 +76,16 @@ def _cut_off(values: list[int | None], confs: list[float]) -> list[int]:
                 for rj, cj in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))):
             asked.append(i)
     return asked
+
+
+def _under_a_hidden_marker(values: list[int | None], confs: list[float]) -> list[int]:
+    """The cells read as empty, in a picture where one play-area marker was not seen (its
+    corner completed from the other three): what hides a marker, an arm reaching in over the
+    area's corner, may as well hide a card, and a hand the colour of the surface hides it as
+    the bare surface would, leaving nothing half covered for :func:`_beside_unread` to start
+    from (other art h11522 re-made with grids only, g004 (1, 2): a dark hand on a dark brown
+    mat lay wholly over a 4, read as an empty cell at 1.00; its sleeve hid a corner marker).
+    Only empty readings are asked, never a value (a hand shows no card's print). Markers are
+    stuck down where nothing lies on them while a game is set up, so a clean picture shows
+    all four."""
+    return [i for i in range(25) if values[i] is None and confs[i] > 0.0]

@@ -259,6 +259,10 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
 
     # (cell, value, confidence, the window it was read in) passing each test
     readable: list[tuple[int, int, float, np.ndarray]] = []
+    # read cells whose best value's templates fit under ``min_correlation_read``: declined once
+    # the print strengths below are measured (as many prints measured as before: a reading
+    # only ever taken away)
+    weak: set[int] = set()
     cut_off: list[tuple[int, int, float, int]] = []  # (cell, nearest card's value, occupancy, best)
     for k, ((i, knn_value, occupancy), scores) in enumerate(
             zip(to_match, all_scores if to_match else [], strict=True)):
@@ -267,6 +271,8 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         if passes and not cut:
             readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3),
                              windows[i]))  # type: ignore[index]
+            if scores[best] < cfg["min_correlation_read"]:
+                weak.add(i)
         elif passes:
             cut_off.append((i, knn_value, occupancy, best))
     if cut_off and farther is not None:
@@ -290,6 +296,8 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
                                             views[k])
             if passes and not cut and best == before:
                 readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), views[k]))
+                if wide_scores[k][best] < cfg["min_correlation_read"]:
+                    weak.add(i)
     # a value's print must show about as strongly as the picture's other prints do: a pale
     # card's pale numeral fits a dark card's white one only weakly, yet clearly better than
     # the other values' prints (own art h9112 g005: three dim 3s read as 5, by 0.10-0.14, at
@@ -301,7 +309,8 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         floor = float(cfg["min_print_strength"]) * float(np.median(strengths))
         readable = [r for r, s in zip(readable, strengths, strict=True) if s >= floor]
     for i, best, confidence, _ in readable:
-        values[i], confidences[i] = best, confidence
+        if i not in weak:
+            values[i], confidences[i] = best, confidence
     _placed_memo().clear()  # (lets the picture's windows go)
     return values, confidences, card_like
 

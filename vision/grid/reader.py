@@ -8,11 +8,11 @@ import cv2
 import numpy as np
 
 from companion.ports import GridObservation
-from vision.grid.area import _area_homography, balance, find_area, rectify
+from vision.grid.area import _area_homography, balance, find_area_seen, rectify
 from vision.grid.empty import surely_empty
 from vision.grid.features import area_features, shifted_features
 from vision.grid.geometry import MARGIN, SEARCH, _cell_size, scaled_windows
-from vision.grid.groups import _beside_unread, _cut_off
+from vision.grid.groups import _beside_unread, _cut_off, _under_a_hidden_marker
 from vision.grid.judge import classify
 from vision.grid.look import GridLook
 from vision.grid.registration import register_checked
@@ -23,7 +23,7 @@ Region = tuple[int, int, int, int]
 
 
 def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation, Region]:
-    corners, white = find_area(image)
+    corners, white, hidden = find_area_seen(image)
     values_t: tuple[tuple[int | None, ...], ...]
     conf_t: tuple[tuple[float, ...], ...]
     if not look.learnt:
@@ -74,6 +74,9 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
             confs[i] = 0.0
         for i in _beside_unread(values, confs, int(section("grid")["unread_reach"])):
             confs[i] = 0.0
+        if hidden and bool(section("grid")["hidden_marker_asks_empty"]):
+            for i in _under_a_hidden_marker(values, confs):
+                confs[i] = 0.0
         if astray:
             # the cards say the area is not where the markers put it, and no correction could
             # be trusted: a cell may hold half a card and half the surface, so every cell is
