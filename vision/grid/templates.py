@@ -347,8 +347,9 @@ def _pair_gap(look: GridLook, views: np.ndarray, at_a: tuple[int, int, int],
 
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per value: every calibration card's centre, aligned on the first one and averaged; also
-    turned by 180 degrees when cards may lie turned."""
+    """Per value: every calibration card's centre, aligned on the one lying in its cell most as
+    the others lie in theirs (the first of such) and averaged, then that card and the next
+    (``template_singles``); each also turned by 180 degrees when cards may lie turned."""
     cfg = section("grid")
     by_value: dict[int, list[tuple[np.ndarray, int, int]]] = {}
     for g, grid in zip(greys, grids, strict=True):
