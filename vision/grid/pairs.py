@@ -143,10 +143,10 @@ def _pair_prints(look: GridLook, a: int, b: int, turned_a: bool, turned_b: bool
     clearly (above ``pair_mask_share`` of their largest difference, inside both prints) and
     ``a``'s minus ``b``'s there; None when a value or where it lies was never learnt.
 
-    Calibration aligns each value's cards on one of that value's cards (the one lying most as
-    the others lie), which lay wherever it lay in its cell: two values' mean prints are so
-    shifted against each other by those cards' offsets, and averaged as they are, the print
-    would show a 3 beside a 5.
+    Calibration aligns each value's cards on one of that value's cards (its first, unless the
+    others fit another clearly better), which lay wherever it lay in its cell: two values'
+    mean prints are so shifted against each other by those cards' offsets, and averaged as
+    they are, the print would show a 3 beside a 5.
     ``b``'s print is moved by the difference of where the two lie on their cards."""
     cache: dict[tuple[int, int, bool, bool], tuple[np.ndarray, np.ndarray, np.ndarray] | None] \
         = look.__dict__.setdefault("_pair_prints", {})

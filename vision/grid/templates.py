@@ -13,16 +13,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from vision.grid.correlation import _Bank
-from vision.grid.geometry import (
-    COARSE,
-    SEARCH,
-    _cell_size,
-    _half,
-    _halves,
-    _template,
-    _window,
-    scaled_windows,
-)
+from vision.grid.geometry import COARSE, _half, _halves, _template, _window, scaled_windows
 from vision.grid.look import Grid, GridLook
 from vision.thresholds import section
 
@@ -347,9 +338,10 @@ def _pair_gap(look: GridLook, views: np.ndarray, at_a: tuple[int, int, int],
 
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per value: every calibration card's centre, aligned on the one lying in its cell most as
-    the others lie in theirs (the first of such) and averaged, then that card and the next
-    (``template_singles``); each also turned by 180 degrees when cards may lie turned."""
+    """Per value: every calibration card's centre, aligned on the first one (or on the one the
+    others fit best, when they fit the first clearly worse) and averaged, then that card and
+    the next (``template_singles``); each also turned by 180 degrees when cards may lie
+    turned."""
     cfg = section("grid")
     by_value: dict[int, list[tuple[np.ndarray, int, int]]] = {}
     for g, grid in zip(greys, grids, strict=True):
@@ -368,16 +360,10 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
             cache[key] = scaled_windows(g, scale)
         return cache[key]
 
-    w, h = _cell_size()
-    # where a card lying in its cell's middle has its centre cut in its window (upright or
-    # turned alike: the window reaches as far past its cell on every side)
-    home = np.array([SEARCH + int(0.15 * w), SEARCH + int(0.15 * h)])
-
     def aligned_to(first: np.ndarray, cells: list[tuple[np.ndarray, int, int]]
-                   ) -> tuple[list[np.ndarray], list[int]]:
-        """Each card's crop that fits ``first`` best, and how far (pixels across plus
-        down) from where it would be cut were it lying as ``first`` lies in its cell."""
-        crops, moved = [], []
+                   ) -> tuple[list[np.ndarray], list[float]]:
+        """Each card's crop that fits ``first`` best, and how well it fits (-2: none)."""
+        crops, fits = [], []
         for g, r, c in cells:
             # each card at the stretch that fits the first best (cards lie wider in their
             # cells in some pictures: averaged as they lie, the print would blur)
@@ -385,33 +371,37 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                                           for k in cfg["card_stretch"] if float(k) != 1.0]
             # a card lying turned is turned back first: averaged as it lies, it would blur
             # the value's print with its own upside-down copy (a 3 then looks like a 5)
-            best_score, crop, at = -2.0, None, home
+            best_score, crop = -2.0, None
             for candidate in [x for window in views for x in
                               ([window, cv2.rotate(window, cv2.ROTATE_180)] if cfg["turned"]
                                else [window])]:
                 res = cv2.matchTemplate(candidate, first, cv2.TM_CCOEFF_NORMED)
                 _, score, _, (x, y) = cv2.minMaxLoc(res)
                 if score > best_score:
-                    best_score, at = score, np.array([x, y])
+                    best_score = score
                     crop = candidate[y:y + first.shape[0], x:x + first.shape[1]]
             if crop is not None and crop.shape == first.shape:
                 crops.append(crop.astype(np.float32))
-            moved.append(int(np.abs(at - home).sum()))
-        return crops, moved
+            fits.append(float(best_score))
+        return crops, fits
 
     for v, cells in sorted(by_value.items()):
         # the card every other is aligned on (its centre is the frame the value's templates
-        # are cut in) is the one that lies in its cell as the others lie in theirs, the
-        # nearest to all of them (the first of such on a tie, the first card before): a card
-        # lying well off its cell's middle shows its own edge and the surface beside it in the
-        # frame, and every template of its value carried that edge (other art 11513: two 3s
-        # lying 8 px right in the first calibration picture; centred 3s fitted their own
-        # value's templates 0.71-0.75, no better than the other values', and were declined)
+        # are cut in) is the first, unless the others fit it clearly worse than they fit
+        # another of them (``template_reference_gap``): then the one they fit best. A first
+        # card lying well off its cell's middle shows its own edge and the surface beside it
+        # in the frame, and every template of its value carried that edge (other art 11513:
+        # the others fitted the first 3's frame 0.78 and the best one's 0.93; centred 3s
+        # fitted their own value's templates 0.71-0.75, no better than other values', and
+        # were declined)
         ref = 0
-        if bool(cfg["template_reference_typical"]) and len(cells) > 2:
-            apart = [sum(aligned_to(_template(*cells[k]), cells[:k] + cells[k + 1:])[1])
-                     for k in range(len(cells))]
-            ref = int(np.argmin(apart))
+        gap = float(cfg["template_reference_gap"])
+        if gap < 1.0 and len(cells) > 2:
+            fits = [float(np.mean(aligned_to(_template(*cells[k]),
+                                             cells[:k] + cells[k + 1:])[1]))
+                    for k in range(len(cells))]
+            if max(fits) - fits[0] >= gap:
+                ref = int(np.argmax(fits))
         cells = [cells[ref], *cells[:ref], *cells[ref + 1:]]
         first = _template(*cells[0])
         crops, _ = aligned_to(first, cells[1:])
