@@ -394,17 +394,20 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
         # the others fitted the first 3's frame 0.78 and the best one's 0.93; centred 3s
         # fitted their own value's templates 0.71-0.75, no better than other values', and
         # were declined)
-        ref = 0
-        gap = float(cfg["template_reference_gap"])
-        if gap < 1.0 and len(cells) > 2:
-            fits = [float(np.mean(aligned_to(_template(*cells[k]),
-                                             cells[:k] + cells[k + 1:])[1]))
-                    for k in range(len(cells))]
-            if max(fits) - fits[0] >= gap:
-                ref = int(np.argmax(fits))
-        cells = [cells[ref], *cells[:ref], *cells[ref + 1:]]
         first = _template(*cells[0])
-        crops, _ = aligned_to(first, cells[1:])
+        crops, fits = aligned_to(first, cells[1:])
+        gap = float(cfg["template_reference_gap"])
+        # (no card is fitted better than 1: the others are tried only when the first could
+        # trail one by the gap)
+        if gap < 1.0 and len(cells) > 2 and float(np.mean(fits)) <= 1.0 - gap:
+            fit = [float(np.mean(fits))] + [
+                float(np.mean(aligned_to(_template(*cells[k]), cells[:k] + cells[k + 1:])[1]))
+                for k in range(1, len(cells))]
+            if max(fit) - fit[0] >= gap:
+                ref = int(np.argmax(fit))
+                cells = [cells[ref], *cells[:ref], *cells[ref + 1:]]
+                first = _template(*cells[0])
+                crops, _ = aligned_to(first, cells[1:])
         aligned = [first.astype(np.float32), *crops]
         means[v] = np.clip(np.mean(aligned, axis=0), 0, 255).astype(np.uint8)
         # a few single cards too (every template costs a correlation per card and reading)
