@@ -66,3 +66,29 @@ def test_cards_on_the_printed_lines_stay() -> None:
     out, confirmed, astray = registration.register_checked(_picture(0.0), PLACE)
     assert confirmed and not astray
     assert np.abs(_shift(out)).max() < 0.03
+
+
+def test_cards_shown_by_a_thin_border_alone_are_asked_again_at_band_two() -> None:
+    # white cards (236) on a table of nearly their colour (232), a one-pixel purple border
+    # their only outline: a band of three cancels the border's two steps as it does a mat's
+    # line, the cards said astray; register_band_astray (2) finds them where they lie (other
+    # art 12405 g004 g007)
+    w, h = geometry._cell_size()
+    image = np.full((720, 1280, 3), (232, 232, 232), np.uint8)
+    rng = np.random.default_rng(3)
+    cards = [(0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 2), (3, 0), (3, 2), (4, 1),
+             (4, 2)]
+    for k, (r, c) in enumerate(cards):
+        jx, jy = rng.uniform(-0.03, 0.03, 2)
+        cx = X0 + SCALE * w * (c + 0.5 + jx)
+        cy = Y0 + SCALE * h * (r + 0.5 + jy)
+        p0 = (round(cx - SCALE * 0.44 * w), round(cy - SCALE * 0.44 * h))
+        p1 = (round(cx + SCALE * 0.44 * w), round(cy + SCALE * 0.44 * h))
+        cv2.rectangle(image, p0, p1, (236, 236, 236), -1)
+        cv2.rectangle(image, p0, p1, (120, 60, 110), 1)
+        cv2.putText(image, str(k % 6), (round(cx - 14), round(cy + 16)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 1.4, (110, 40, 100), 4)
+    image = cv2.GaussianBlur(image, (3, 3), 0)
+    out, confirmed, astray = registration.register_checked(image, PLACE)
+    assert confirmed and not astray
+    assert np.abs(_shift(out)).max() < 0.03
