@@ -88,7 +88,7 @@ def test_cards_shown_by_a_thin_border_alone_are_asked_again_at_band_two() -> Non
         cv2.rectangle(image, p0, p1, (120, 60, 110), 1)
         cv2.putText(image, str(k % 6), (round(cx - 14), round(cy + 16)),
                     cv2.FONT_HERSHEY_SIMPLEX, 1.4, (110, 40, 100), 4)
-    image = cv2.GaussianBlur(image, (3, 3), 0)
-    out, confirmed, astray = registration.register_checked(image, PLACE)
+    blurred = cv2.GaussianBlur(image, (3, 3), 0)
+    out, confirmed, astray = registration.register_checked(blurred, PLACE)
     assert confirmed and not astray
     assert np.abs(_shift(out)).max() < 0.03
