@@ -168,6 +168,26 @@ def _mahalanobis2(diff: np.ndarray, inv: np.ndarray) -> np.ndarray:
     return acc
 
 
+def _ring_colour(pixels: np.ndarray, look: TilesLook, colour: int) -> np.ndarray | None:
+    """The features' median (3,) of the ring samples ``pixels`` (m, 3, white-balanced) classed
+    as ``colour``: the colour of the surface the tile lies on, in this picture; None when none
+    is. Order-free: the same whichever way the samples are listed."""
+    if len(pixels) == 0:
+        return None
+    own = look.model.classify(pixels) == colour
+    if not own.any():
+        return None
+    return np.asarray(np.median(features(pixels[own]), axis=0))
+
+
+def _same_surface(feats: np.ndarray, ring_colour: np.ndarray, inv: np.ndarray) -> np.ndarray:
+    """Which samples (their :func:`features`, (m, 3)) are of the colour the rings show in this
+    picture: within ``tiles.lane_same_d2`` of it, in the colour's own spread (squared
+    Mahalanobis)."""
+    return _mahalanobis2(feats - ring_colour, inv) <= \
+        float(section("tiles")["lane_same_d2"])
+
+
 def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int,
               limit: float | None = None, wb: WhiteBlack | None = None) -> float:
     """The area, in square marker sides, of the region of ``colour`` around a tile: the pixels
@@ -197,11 +217,21 @@ def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int,
     pixels = markers.normalise(values, white, black).reshape(-1, 3)
     # only a pixel within the reject distance of the colour can be classed as it: the others
     # are left out before the full classification (most of the window, around a lane)
-    diff = features(pixels) - look.model.means[colour]
+    feats = features(pixels)
+    diff = feats - look.model.means[colour]
     cov = np.ascontiguousarray(look.model.covs[colour])
     near = _mahalanobis2(diff, _inverse(cov.tobytes(), cov.dtype.str)) <= \
         1.01 * float(section("colour")["reject_d2"])
     near &= inside.ravel()
+    # only the surface the rings show: a table of another colour classed as the lane's (a sage
+    # or olive table taken for yellow) joins a lane through the board's thin margin
+    band = ((radius >= min(look.radii) - step) & (radius <= max(look.radii) + step)).ravel()
+    band &= inside.ravel()
+    ring_colour = _ring_colour(pixels[band], look, colour)
+    if ring_colour is None:
+        return 0.0
+    inv = _inverse(cov.tobytes(), cov.dtype.str)
+    near[near] = _same_surface(feats[near], ring_colour, inv)
     if limit is not None and float(near.sum()) * step * step <= limit:
         return float(near.sum()) * step * step
     flat = np.zeros(n * n, np.uint8)
@@ -236,16 +266,16 @@ def _lane_core(reach: float, step: float, core: float, inner: float, outer: floa
 
 
 def _near(image: np.ndarray, xs: np.ndarray, ys: np.ndarray, wb: WhiteBlack, mean: np.ndarray,
-          inv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The lane window's samples at (xs, ys) (any shape), white-balanced, (m, 3), and which of
-    them lie within the colour's reject distance, (m,): as :func:`lane_area` takes and measures
-    them, sample by sample."""
+          inv: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The lane window's samples at (xs, ys) (any shape), white-balanced, (m, 3), their
+    features (m, 3), and which of them lie within the colour's reject distance, (m,): as
+    :func:`lane_area` takes and measures them, sample by sample."""
     values = cv2.remap(image, np.ascontiguousarray(xs), np.ascontiguousarray(ys),
                        cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
     pixels = markers.normalise(values, wb[0], wb[1]).reshape(-1, 3)
-    near = _mahalanobis2(features(pixels) - mean, inv) <= \
-        1.01 * float(section("colour")["reject_d2"])
-    return pixels, near
+    feats = features(pixels)
+    near = _mahalanobis2(feats - mean, inv) <= 1.01 * float(section("colour")["reject_d2"])
+    return pixels, feats, near
 
 
 def _joined(mask: np.ndarray, ring: np.ndarray) -> np.ndarray:
@@ -286,7 +316,12 @@ def lane_within(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: in
     cov = np.ascontiguousarray(look.model.covs[colour])
     inv = _inverse(cov.tobytes(), cov.dtype.str)
     core = pts[cut, cut]
-    core_pixels, core_near = _near(image, core[..., 0], core[..., 1], wb, mean, inv)
+    core_pixels, core_feats, core_near = _near(image, core[..., 0], core[..., 1], wb, mean, inv)
+    # the surface the rings show (the core holds all the rings' samples), as lane_area finds it
+    ring_colour = _ring_colour(core_pixels[(core_ring & inside[cut, cut]).ravel()], look, colour)
+    if ring_colour is None:
+        return bar >= 0.0
+    core_near[core_near] = _same_surface(core_feats[core_near], ring_colour, inv)
     core_near = core_near.reshape(core.shape[:2]) & inside[cut, cut]
     region = _joined(core_near, core_ring)
     closed = not (region[0].any() or region[-1].any() or region[:, 0].any()
@@ -302,7 +337,8 @@ def lane_within(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: in
     rest[cut, cut] = False
     if rest.any():
         xy = pts[rest]
-        rest_pixels, rest_near = _near(image, xy[:, :1], xy[:, 1:], wb, mean, inv)
+        rest_pixels, rest_feats, rest_near = _near(image, xy[:, :1], xy[:, 1:], wb, mean, inv)
+        rest_near[rest_near] = _same_surface(rest_feats[rest_near], ring_colour, inv)
         pixels[rest] = rest_pixels
         near[rest] = rest_near
     ring = (radius >= min(look.radii) - step) & (radius <= max(look.radii) + step)

@@ -17,7 +17,7 @@ from vision.thresholds import section
 
 def _lane_area_before(image: np.ndarray, quad: np.ndarray, look: tiles.TilesLook, colour: int,
                       limit: float | None = None) -> float:
-    # vision/tiles.py lane_area at dea0472, verbatim
+    # vision/tiles.py lane_area at dea0472, verbatim but for the felt2 round's rule below
     cfg = section("tiles")
     reach, step = float(cfg["lane_window"]), float(cfg["lane_step"])
     n = round(2 * reach / step) + 1
@@ -36,6 +36,17 @@ def _lane_area_before(image: np.ndarray, quad: np.ndarray, look: tiles.TilesLook
     near = np.einsum("ni,ij,nj->n", diff, np.linalg.inv(look.model.covs[colour]), diff) <= \
         1.01 * float(section("colour")["reject_d2"])
     near &= inside.ravel()
+    # the felt2 round's rule (written here apart from vision/tiles.py): only the samples within
+    # lane_same_d2 of the colour the rings show (the median of their samples classed as it)
+    radius = np.hypot(xx, yy)
+    band = ((radius >= min(look.radii) - step) & (radius <= max(look.radii) + step)
+            & inside).ravel()
+    own = look.model.classify(pixels[band]) == colour
+    if not own.any():
+        return 0.0
+    shown = features(pixels) - np.median(features(pixels[band][own]), axis=0)
+    near &= np.einsum("ni,ij,nj->n", shown, np.linalg.inv(look.model.covs[colour]), shown) <= \
+        float(cfg["lane_same_d2"])
     if limit is not None and float(near.sum()) * step * step <= limit:
         return float(near.sum()) * step * step
     flat = np.zeros(n * n, np.uint8)

@@ -85,17 +85,17 @@ def test_each_sample_is_the_one_the_whole_window_takes(name: str) -> None:
             cov = np.ascontiguousarray(look.model.covs[c])
             inv = tiles._inverse(cov.tobytes(), cov.dtype.str)
             mean = look.model.means[c]
-            whole, near = tiles._near(image, pts[..., 0], pts[..., 1], wb, mean, inv)
+            whole, _, near = tiles._near(image, pts[..., 0], pts[..., 1], wb, mean, inv)
             values = cv2.remap(image, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
             assert np.array_equal(whole, markers.normalise(values, *wb).reshape(-1, 3))
             core = pts[16:65, 16:65]
-            part, part_near = tiles._near(image, core[..., 0], core[..., 1], wb, mean, inv)
+            part, _, part_near = tiles._near(image, core[..., 0], core[..., 1], wb, mean, inv)
             assert np.array_equal(part, whole.reshape(81, 81, 3)[16:65, 16:65].reshape(-1, 3))
             assert np.array_equal(part_near, near.reshape(81, 81)[16:65, 16:65].ravel())
             some = rng.random((81, 81)) < 0.5
             xy = pts[some]
-            part, part_near = tiles._near(image, xy[:, :1], xy[:, 1:], wb, mean, inv)
+            part, _, part_near = tiles._near(image, xy[:, :1], xy[:, 1:], wb, mean, inv)
             assert np.array_equal(part, whole.reshape(81, 81, 3)[some])
             assert np.array_equal(part_near, near.reshape(81, 81)[some])
 
