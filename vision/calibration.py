@@ -23,7 +23,9 @@ from vision.dataset import Example, load_labelled
 from vision.errors import CalibrationError
 
 log = logging.getLogger(__name__)
-VERSION = 1
+# 2 (2026-11-23): a tiles lane is measured on the surface its rings show (felt2 round); a lane
+# size stored by version 1 leaked into tables near a lane's colour and would set too high a bar
+VERSION = 2
 MAX_IMAGES = 12
 
 
