@@ -430,7 +430,11 @@ def _runner_up_doubted(look: GridLook, window: np.ndarray, best: int, second: in
     ``alone_pair_floor`` every way they can be laid. :func:`_alone_doubted` asks the same of the
     nearest card's value; where that card names a third value, the runner-up is the value the
     print itself came closest to, and the nearest card does not vouch for the best either.
-    Where the two prints cannot be laid on the card (every way NaN) the reading stands.
+    Where the two prints cannot be laid on the card (every way NaN), each value's mean print is
+    laid alone, as :func:`_unpaired_doubted` does: the runner-up's must not fit the card
+    ``unpaired_mean_lead`` better than the best's (own art h12304 g035 (1, 3): a 3 read as 1 at
+    0.24, templates 0.73 and 0.59, the nearest card a 5's, no pair score, the mean prints 0.574
+    for the 3 and 0.571 for the 1).
 
     Other art h12162 g010 (2, 2): a quarter-turned 3 in a dim picture, a dark finger over its
     end (the card's edge and the mat beyond it, which the 3's templates hold), read as 2 at
@@ -452,7 +456,13 @@ def _runner_up_doubted(look: GridLook, window: np.ndarray, best: int, second: in
                 if not s < floor:
                     return False
                 finite = True
-    return finite
+    if finite:
+        return True
+    if look.print_offsets.shape != (6, 2) \
+            or not np.isfinite(look.print_offsets[[best, second]]).all():
+        return False  # (a calibration stored before the pairwise step: as before)
+    lead = _mean_fit(look, window, second) - _mean_fit(look, window, best)
+    return bool(lead >= float(section("grid")["unpaired_mean_lead"]))
 
 
 def _print_holes(crop: np.ndarray) -> int:
