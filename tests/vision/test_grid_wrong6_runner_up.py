@@ -74,3 +74,36 @@ def test_the_nearest_card_naming_the_best_or_the_runner_up_or_none_asks_nothing(
 
 def test_the_switch_is_in_the_thresholds_file() -> None:
     assert section("grid")["alone_asks_runner_up"] is True
+
+
+def _half_under_a_hand(value: int) -> np.ndarray:
+    """The window of a card of ``value`` in cell (1, 1), its right half under a dark hand."""
+    card = _card(value, np.random.default_rng(32))
+    w, _ = geometry._cell_size()
+    card[:, w // 2:] = 50
+    return geometry._window(_area({(1, 1): card}), 1, 1)
+
+
+def _no_pair_score(look: grid.GridLook, window: np.ndarray, a: int, b: int) -> bool:
+    return not any(np.isfinite(grid.pair_score(look, window, a, b, ways=(x, y)))
+                   for x in (False, True) for y in (False, True))
+
+
+def test_where_the_two_prints_cannot_be_laid_on_the_card_the_mean_prints_are_asked(
+        scored: None) -> None:
+    # own art h12304 g035 (1, 3): a 3 read as 1 alone, the nearest card a 5's, no pair score of
+    # the 1 and the 3, the 3's mean print fitting the card as well as the 1's
+    look, four = _look(knn=THIRD), _half_under_a_hand(4)
+    assert _no_pair_score(look, four, 1, 4)
+    assert judge._mean_fit(look, four, 4) > judge._mean_fit(look, four, 1)
+    assert judge._runner_up_doubted(look, four, 1, 4, THIRD)
+    assert _read(look, four) == (None, 0.0)
+
+
+def test_a_one_half_under_a_hand_is_still_read_when_its_mean_print_fits_best(
+        scored: None) -> None:
+    look, one = _look(knn=THIRD), _half_under_a_hand(1)
+    assert _no_pair_score(look, one, 1, 4)
+    assert not judge._runner_up_doubted(look, one, 1, 4, THIRD)
+    value, conf = _read(look, one)
+    assert value == 1 and conf > 0
