@@ -248,6 +248,14 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         if passes and alone and not (agreed or paired) and window is not None \
                 and _unpaired_doubted(look, window, best, knn_value):
             passes = False
+        # ... and where the nearest calibration card names a third value, the templates'
+        # runner-up is asked too: the two prints laid on the card must favour the best over it
+        # (a quarter-turned 3 whose end lay under a finger, read as 2 at 0.20 with the nearest
+        # card a 5's and the prints saying 3 by 0.19, other art h12162 g010)
+        if passes and alone and not (agreed or paired) and window is not None \
+                and bool(cfg["alone_asks_runner_up"]) \
+                and _runner_up_doubted(look, window, best, second, knn_value):
+            passes = False
         # read on the nearest card's word over a close call of the templates: the two prints
         # laid on the card must not clearly say the second value instead (a dim 3 read as 5 at
         # 0.11, the prints saying 3 by 0.43, hard set g4/safety-923-hard g020)
@@ -411,6 +419,50 @@ def _alone_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int
                     return False
                 finite = True
     return finite
+
+
+def _runner_up_doubted(look: GridLook, window: np.ndarray, best: int, second: int,
+                       knn_value: int) -> bool:
+    """Whether a value its templates read alone, while the nearest calibration card names a
+    third value (neither ``best`` nor the templates' runner-up ``second``), is put in doubt by
+    the runner-up: the two prints laid on the card (:func:`pair_score`, each value tried both
+    ways up where the card does not tell) favour ``best`` over ``second`` by less than
+    ``alone_pair_floor`` every way they can be laid. :func:`_alone_doubted` asks the same of the
+    nearest card's value; where that card names a third value, the runner-up is the value the
+    print itself came closest to, and the nearest card does not vouch for the best either.
+    Where the two prints cannot be laid on the card (every way NaN), each value's mean print is
+    laid alone, as :func:`_unpaired_doubted` does: the runner-up's must not fit the card
+    ``unpaired_mean_lead`` better than the best's (own art h12304 g035 (1, 3): a 3 read as 1 at
+    0.24, templates 0.73 and 0.59, the nearest card a 5's, no pair score, the mean prints 0.574
+    for the 3 and 0.571 for the 1).
+
+    Other art h12162 g010 (2, 2): a quarter-turned 3 in a dim picture, a dark finger over its
+    end (the card's edge and the mat beyond it, which the 3's templates hold), read as 2 at
+    0.20 (the 2's templates 0.73, the 3's 0.53); the nearest calibration card was a 5 (the 2
+    and 5 prints laid on the card: NaN every way), and the 2 and 3 laid on the card said 3 by
+    0.19."""
+    if knn_value in (best, second, PRINT_ONLY) or knn_value < 0:
+        return False
+    ways = []
+    for value in (best, second):
+        turned = _lies_turned(look, window, value)
+        ways.append([turned] if turned is not None else [False, True])
+    floor = float(section("grid")["alone_pair_floor"])
+    finite = False
+    for ta in ways[0]:
+        for tb in ways[1]:
+            s = pair_score(look, window, best, second, ways=(ta, tb))
+            if np.isfinite(s):
+                if not s < floor:
+                    return False
+                finite = True
+    if finite:
+        return True
+    if look.print_offsets.shape != (6, 2) \
+            or not np.isfinite(look.print_offsets[[best, second]]).all():
+        return False  # (a calibration stored before the pairwise step: as before)
+    lead = _mean_fit(look, window, second) - _mean_fit(look, window, best)
+    return bool(lead >= float(section("grid")["unpaired_mean_lead"]))
 
 
 def _print_holes(crop: np.ndarray) -> int:
