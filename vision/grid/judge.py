@@ -399,11 +399,19 @@ def _alone_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int
     reading stands."""
     if knn_value in (best, PRINT_ONLY) or knn_value < 0:
         return False
-    # a value whose way up this card does not tell (its two ways fit within pair_turn_gap: the
-    # faint 4 of h10814 g010, 0.65 and 0.62) is tried both ways, and the way best for ``best``
-    # is kept: the reading is doubted only when no way up of the two prints favours it
+    return bool(_laid_doubts(look, window, best, knn_value))
+
+
+def _laid_doubts(look: GridLook, window: np.ndarray, best: int, other: int) -> bool | None:
+    """Whether the prints of ``best`` and ``other`` laid on the card (:func:`pair_score`) favour
+    ``best`` by less than ``alone_pair_floor`` every way they can be laid; None when they cannot
+    be laid any way (every score NaN).
+
+    A value whose way up this card does not tell (its two ways fit within pair_turn_gap: the
+    faint 4 of h10814 g010, 0.65 and 0.62) is tried both ways, and the way best for ``best`` is
+    kept: the reading is doubted only when no way up of the two prints favours it."""
     ways = []
-    for value in (best, knn_value):
+    for value in (best, other):
         turned = _lies_turned(look, window, value)
         ways.append([turned] if turned is not None else [False, True])
     # the ways are laid one after the other, and the first that favours ``best`` by the floor
@@ -413,12 +421,12 @@ def _alone_doubted(look: GridLook, window: np.ndarray, best: int, knn_value: int
     finite = False
     for ta in ways[0]:
         for tb in ways[1]:
-            s = pair_score(look, window, best, knn_value, ways=(ta, tb))
+            s = pair_score(look, window, best, other, ways=(ta, tb))
             if np.isfinite(s):
                 if not s < floor:
                     return False
                 finite = True
-    return finite
+    return True if finite else None
 
 
 def _runner_up_doubted(look: GridLook, window: np.ndarray, best: int, second: int,
@@ -443,21 +451,9 @@ def _runner_up_doubted(look: GridLook, window: np.ndarray, best: int, second: in
     0.19."""
     if knn_value in (best, second, PRINT_ONLY) or knn_value < 0:
         return False
-    ways = []
-    for value in (best, second):
-        turned = _lies_turned(look, window, value)
-        ways.append([turned] if turned is not None else [False, True])
-    floor = float(section("grid")["alone_pair_floor"])
-    finite = False
-    for ta in ways[0]:
-        for tb in ways[1]:
-            s = pair_score(look, window, best, second, ways=(ta, tb))
-            if np.isfinite(s):
-                if not s < floor:
-                    return False
-                finite = True
-    if finite:
-        return True
+    doubted = _laid_doubts(look, window, best, second)
+    if doubted is not None:
+        return doubted
     if look.print_offsets.shape != (6, 2) \
             or not np.isfinite(look.print_offsets[[best, second]]).all():
         return False  # (a calibration stored before the pairwise step: as before)
