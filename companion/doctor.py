@@ -333,6 +333,43 @@ def check_camera(ctx: Context) -> Check:
                  'set camera.source = "auto" or "none".', details)
 
 
+def check_calibration(ctx: Context) -> Check:
+    """Whether the camera has a calibration from the user's own components that this version
+    can use: without one the readers keep their defaults (Robot Master cards are then always
+    asked by touch), and the app itself only logs why."""
+    path = ctx.config.calibration_path
+    details: dict[str, Any] = {"path": str(path)}
+    how = ("Calibrate with at most 12 labelled pictures of your own components: "
+           "robo-companion vision calibrate FOLDER (see docs/vision.md).")
+    if ctx.config.camera.source == "none":
+        return Check("calibration", "ok", "The camera is switched off; nothing to calibrate.",
+                     details=details)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Check("calibration", "warning",
+                     "The camera has not been calibrated with your components: part tiles and "
+                     "order cards are read with the built-in colours, and Robot Master cards "
+                     "are asked by touch.", how, details)
+    except (OSError, ValueError) as exc:
+        return Check("calibration", "warning",
+                     f"The stored calibration at {path} cannot be read ({exc}); the camera "
+                     "reads with the built-in defaults.", how, details)
+    try:
+        version: Any = importlib.import_module("vision.calibration").VERSION
+    except (ImportError, AttributeError):
+        version = None
+    stored = data.get("version") if isinstance(data, dict) else None
+    details.update(version=stored, images=data.get("images") if isinstance(data, dict) else None)
+    if version is not None and stored != version:
+        return Check("calibration", "warning",
+                     "The stored calibration is from another version of the app and is not "
+                     "used: the camera reads with the built-in defaults.", how, details)
+    return Check("calibration", "ok",
+                 f"Calibrated on {details['images']} pictures of your components ({path}).",
+                 details=details)
+
+
 def check_siren(ctx: Context) -> Check:
     siren = ctx.config.siren
     details: dict[str, Any] = {"backend": siren.backend, "port": siren.port}
@@ -377,7 +414,7 @@ def run_checks(ctx: Context, config_check: Check | None = None) -> list[Check]:
     for step in (lambda: check_journal(ctx.journal_path), lambda: check_disk(ctx.state_dir),
                  lambda: check_display(ctx.dev, ctx.sys_drm, ctx.environ),
                  lambda: check_groups(ctx.mode), lambda: check_camera(ctx),
-                 lambda: check_siren(ctx)):
+                 lambda: check_calibration(ctx), lambda: check_siren(ctx)):
         checks.append(_guarded(step))
     return checks
 

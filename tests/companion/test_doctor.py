@@ -18,7 +18,7 @@ import pytest
 from companion import doctor
 from companion.config import CameraConfig, Config, SirenConfig
 
-NAMES = ["config", "journal", "disk", "display", "groups", "camera", "siren board"]
+NAMES = ["config", "journal", "disk", "display", "groups", "camera", "calibration", "siren board"]
 
 
 @pytest.fixture
@@ -394,3 +394,50 @@ def test_a_check_that_crashes_does_not_stop_the_others(
     checks = doctor.run_checks(context(tmp_path))
     assert [c.status for c in checks if c.name == "doctor"] == ["unknown"]
     assert checks[-1].name == "siren board"
+
+
+# ------------------------------------------------------------------------------- calibration
+
+
+def _with_calibration(tmp_path: Path, text: str | None) -> doctor.Context:
+    path = tmp_path / "calibration.json"
+    if text is not None:
+        path.write_text(text)
+    return context(tmp_path, config=replace(Config(), camera=CameraConfig(calibration=str(path))))
+
+
+def test_no_calibration_is_a_warning_that_says_how(tmp_path: Path) -> None:
+    check = doctor.check_calibration(_with_calibration(tmp_path, None))
+    assert check.status == "warning"
+    assert "asked by touch" in check.message
+    assert "vision calibrate" in check.fix
+
+
+def test_a_calibration_of_another_version_is_named(tmp_path: Path) -> None:
+    """The reader sets such a calibration aside and says so only in its log (calibration
+    version 2, 2026-11-23): the doctor says it in words."""
+    pytest.importorskip("vision.calibration")
+    check = doctor.check_calibration(
+        _with_calibration(tmp_path, json.dumps({"version": 1, "images": 12})))
+    assert check.status == "warning"
+    assert "another version" in check.message
+    assert "vision calibrate" in check.fix
+
+
+def test_an_unreadable_calibration_is_a_warning(tmp_path: Path) -> None:
+    check = doctor.check_calibration(_with_calibration(tmp_path, "{not json"))
+    assert check.status == "warning"
+    assert "cannot be read" in check.message
+
+
+def test_a_calibration_of_this_version(tmp_path: Path) -> None:
+    calibration = pytest.importorskip("vision.calibration")
+    check = doctor.check_calibration(_with_calibration(
+        tmp_path, json.dumps({"version": calibration.VERSION, "images": 12})))
+    assert check.status == "ok"
+    assert "12 pictures" in check.message
+
+
+def test_no_calibration_needed_with_the_camera_off(tmp_path: Path) -> None:
+    ctx = context(tmp_path, config=replace(Config(), camera=CameraConfig(source="none")))
+    assert doctor.check_calibration(ctx).status == "ok"
