@@ -177,6 +177,7 @@ class TableService:
         self.camera_events: queue.Queue[Observation | CameraError] = queue.Queue()
         self._worker: CameraWorker | None = None
         self.buyer: str | None = None  # who is buying, while the Customer scans the handed card
+        self.camera_held = False  # the camera set-up screen is open: the game reads nothing
         self._on_finished: list[Callable[[int], None]] = []
 
     # ------------------------------------------------------------------ life cycle
@@ -284,8 +285,19 @@ class TableService:
                     SirenStatus(False, f"The siren board stopped answering: {exc}")
                 )
 
+    def hold_camera(self, held: bool) -> None:
+        """Hold the game's readings while the camera is being set up (calibration takes frames
+        of its own), and give them back after. While held no secret can be under a scan."""
+        self.camera_held = held
+        self._update_camera()
+
     def _update_camera(self) -> None:
-        if self._worker is None or self.session is None:
+        if self._worker is None:
+            return
+        if self.camera_held:
+            self._worker.want(None)
+            return
+        if self.session is None:
             return
         want = self.session.state.wants_reading
         self._worker.want(None if want is None else (want[0], want[1]))  # type: ignore[arg-type]

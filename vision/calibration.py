@@ -77,21 +77,33 @@ class Calibration:
         return f"calibrated on {self.images} images: " + ", ".join(learnt)
 
 
+#: what :func:`load_state` found: a calibration in use, none yet, or one set aside (unreadable,
+#: from another version, or made for other colour names); the UI says the last two differently
+STORED, NONE, SET_ASIDE = "stored", "none", "set aside"
+
+
 def load(config: Config) -> Calibration:
     """The stored calibration, or the defaults when there is none (or it no longer fits)."""
+    return load_state(config)[0]
+
+
+def load_state(config: Config) -> tuple[Calibration, str]:
+    """The calibration to read with, and whether it is the stored one (:data:`STORED`), the
+    defaults because none was made yet (:data:`NONE`), or the defaults because the stored one
+    cannot be used (:data:`SET_ASIDE`, with the reason in the log)."""
     path = config.calibration_path
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         cal = Calibration.from_json(data)
     except FileNotFoundError:
-        return Calibration.default(config)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return Calibration.default(config), NONE
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         log.warning("ignoring the calibration at %s (%s)", path, exc)
-        return Calibration.default(config)
+        return Calibration.default(config), SET_ASIDE
     if cal.colours != list(config.game.colours):
         log.warning("the calibration was made for other colour names; using the defaults")
-        return Calibration.default(config)
-    return cal
+        return Calibration.default(config), SET_ASIDE
+    return cal, STORED
 
 
 def calibrate(examples: list[Example], config: Config) -> Calibration:

@@ -37,9 +37,12 @@ log = logging.getLogger(__name__)
 class FrameCamera:
     """Reads the table from any frame source."""
 
-    def __init__(self, source: FrameSource, cal: Calibration) -> None:
+    def __init__(self, source: FrameSource, cal: Calibration,
+                 calibration_state: str = calibration_module.STORED) -> None:
         self.source = source
         self.calibration = cal
+        #: ``vision.calibration.load_state``'s word for it, so the app can say what to do
+        self.calibration_state = calibration_state
         self._stability = Stability()
         self._lock = threading.Lock()
         cfg = thresholds().get("idle", {})  # an older thresholds file may not have it
@@ -114,6 +117,7 @@ class FrameCamera:
     def set_calibration(self, cal: Calibration) -> None:
         with self._lock:
             self.calibration = cal
+            self.calibration_state = calibration_module.STORED
             self._stability.reset()
             self._idle = None
 
@@ -165,8 +169,8 @@ def make_camera(config: Config) -> FrameCamera | None:
     source = open_source(config)
     if source is None:
         return None
-    cal = calibration_module.load(config)
-    camera = FrameCamera(source, cal)
+    cal, state = calibration_module.load_state(config)
+    camera = FrameCamera(source, cal, state)
     if cal.images and config.camera.source != "replay":
         camera.lock_exposure()
     return camera

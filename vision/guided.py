@@ -15,14 +15,22 @@ Pictures stay in memory and are dropped after ``finish``; nothing but the calibr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
 
 from companion.config import Config
 from companion.ports import CameraError
 from vision import grid, markers, order
-from vision.calibration import calibrate
-from vision.camera import FrameCamera
+from vision.calibration import Calibration, calibrate
 from vision.dataset import Example
 from vision.errors import CalibrationError, VisionError
+
+#: why a step's picture was not taken; the UI translates these (they are msgids of its catalogs)
+NO_SEAT = "No seat shows all three tiles. Check the light and try again."
+NO_CARD = "The card is not in view. Hold it flat, facing the camera."
+NO_AREA = "The play area's corner markers are not all in view."
+MESSAGES = (NO_SEAT, NO_CARD, NO_AREA)
 
 #: Robot Master layouts for the three grid steps (top row first): every value at least twice
 GRID_LAYOUTS: list[list[list[int | None]]] = [
@@ -63,10 +71,21 @@ def make_steps(colours: list[str]) -> list[GuidedStep]:
     return steps
 
 
+class CalibratableCamera(Protocol):
+    """What guided calibration needs of a camera (:class:`vision.camera.FrameCamera`, or the
+    demo's staged camera)."""
+
+    def frame(self) -> np.ndarray: ...
+
+    def set_calibration(self, cal: Calibration) -> None: ...
+
+    def lock_exposure(self) -> None: ...
+
+
 class GuidedCalibration:
     """Calibration driven step by step from the UI (see the module docstring)."""
 
-    def __init__(self, config: Config, camera: FrameCamera) -> None:
+    def __init__(self, config: Config, camera: CalibratableCamera) -> None:
         self.config = config
         self.camera = camera
         self.steps = make_steps(list(config.game.colours))
@@ -76,6 +95,11 @@ class GuidedCalibration:
     @property
     def current(self) -> GuidedStep | None:
         return self.steps[self._index] if self._index < len(self.steps) else None
+
+    @property
+    def taken(self) -> int:
+        """Pictures kept so far."""
+        return len(self._examples)
 
     @property
     def progress(self) -> tuple[int, int]:
@@ -101,7 +125,7 @@ class GuidedCalibration:
             seats = sorted(s for s in range(6)
                            if all(markers.tile_id(s, p) in found for p in range(3)))
             if not seats:
-                return False, "no seat shows all three tiles; check the light and try again"
+                return False, NO_SEAT
             assert step.lanes is not None
             robot = "-".join(colours[k] for k in step.lanes)
             self._examples.append(Example(name, "tiles", frame, robots={s: robot for s in seats}))
@@ -109,13 +133,13 @@ class GuidedCalibration:
             try:
                 order.find_card(frame)
             except VisionError:
-                return False, "the card is not in view; hold it flat, facing the camera"
+                return False, NO_CARD
             self._examples.append(Example(name, "order", frame, robot=step.robot))
         else:
             try:
                 grid.find_area(frame)
             except VisionError:
-                return False, "the play area's corner markers are not all in view"
+                return False, NO_AREA
             self._examples.append(Example(name, "grid", frame, grid=step.grid))
         self._index += 1
         return True, ""

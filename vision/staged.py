@@ -450,6 +450,9 @@ class StagedCamera:
 
     def _stage(self, kind: str, what: Any) -> None:
         with self._lock:
+            # what was laid down last is what a frame() shows (guided calibration asks for
+            # frames, not readings); a read says again which kind it looks for
+            self._kind = kind
             if self._scene.get(kind) != what:
                 self._scene[kind] = what
                 if self._picture is not None and self._picture[0] == kind:
@@ -470,6 +473,21 @@ class StagedCamera:
 
     def close(self) -> None:
         self._camera.close()
+
+    # ------------------------------------------------------------------ guided calibration
+    def frame(self) -> np.ndarray:
+        """The picture of what was laid down last, as a real camera's frame."""
+        return self._camera.frame()
+
+    @property
+    def calibration(self) -> Calibration:
+        return self._camera.calibration
+
+    def set_calibration(self, cal: Calibration) -> None:
+        self._camera.set_calibration(cal)
+
+    def lock_exposure(self) -> None:
+        self._camera.lock_exposure()
 
     # ------------------------------------------------------------------ rendering
     def _shown(self, kind: str) -> str:

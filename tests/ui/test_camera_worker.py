@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from pathlib import Path
 
 from companion.ports import (
     CameraError,
@@ -97,3 +98,31 @@ def test_nothing_is_read_while_nothing_is_wanted() -> None:
     finally:
         worker.stop()
     assert all(kind == "tiles" for kind, _ in camera.reads)
+
+
+class _RecordingWorker:
+    def __init__(self) -> None:
+        self.wishes: list[tuple[ReadingKind, bool] | None] = []
+
+    def want(self, reading: tuple[ReadingKind, bool] | None) -> None:
+        self.wishes.append(reading)
+
+
+def test_the_game_reads_nothing_while_the_camera_is_held_for_its_set_up(tmp_path: Path) -> None:
+    from companion.journal import Journal
+    from companion.service import TableService
+    from companion.tables.robot_master import RobotMasterSetup
+
+    service = TableService(Journal(tmp_path / "journal.sqlite3"))
+    worker = _RecordingWorker()
+    service._worker = worker  # type: ignore[assignment]
+    service.new_game(RobotMasterSetup("Ann", "Bob"))
+    wanted = worker.wishes[-1]
+    assert wanted is not None  # the first Robot Master card is looked for
+    service.hold_camera(True)
+    assert worker.wishes[-1] is None
+    service.new_game(RobotMasterSetup("Ann", "Bob"))  # a change of the table while held
+    assert worker.wishes[-1] is None
+    service.hold_camera(False)
+    assert worker.wishes[-1] == wanted
+    service.journal.close()

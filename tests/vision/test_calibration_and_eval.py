@@ -123,3 +123,22 @@ def test_eval_without_calibration_reads_with_defaults(dataset: Path, tmp_path: P
     out = json.loads(captured.out)
     assert out["by_kind"]["grid"]["wrong"] == 0
     assert "built-in defaults" in captured.err
+
+
+def test_load_state_tells_none_yet_from_set_aside(calibration: Calibration,
+                                                   tmp_path: Path) -> None:
+    """The app says "set up the camera" differently when none was made and when the stored one
+    cannot be used; a stored one in use is STORED."""
+    from companion.config import CameraConfig
+
+    path = tmp_path / "cal.json"
+    config = Config(camera=CameraConfig(calibration=str(path)))
+    cal, state = calibration_module.load_state(config)
+    assert (cal.images, state) == (0, calibration_module.NONE)
+    calibration.save(path)
+    cal, state = calibration_module.load_state(config)
+    assert (cal.images, state) == (calibration.images, calibration_module.STORED)
+    for broken in ("{not json", "[1, 2]", json.dumps({**calibration.to_json(), "version": 1})):
+        path.write_text(broken)
+        cal, state = calibration_module.load_state(config)
+        assert (cal.images, state) == (0, calibration_module.SET_ASIDE), broken

@@ -9,7 +9,7 @@ import pytest
 
 from companion.config import CameraConfig, Config
 from vision.calibration import Calibration
-from vision.guided import GuidedCalibration
+from vision.guided import NO_SEAT, GuidedCalibration
 from vision.synth.scenes import Style, render_order, render_tiles
 
 
@@ -35,13 +35,13 @@ def test_guided_calibration_stores_what_it_learnt(tmp_path: Path, style: Style) 
     config = Config(camera=CameraConfig(calibration=str(tmp_path / "cal.json")))
     colours = list(config.game.colours)
     camera = _Pictures()
-    guide = GuidedCalibration(config, camera)  # type: ignore[arg-type]
+    guide = GuidedCalibration(config, camera)
     assert guide.progress == (0, 11)
     rng = np.random.default_rng(5)
 
     # a blank table: the step is not taken, and the reason is given in plain words
     ok, message = guide.capture()
-    assert not ok and "three tiles" in message
+    assert not ok and message == NO_SEAT
 
     for _ in range(2):
         step = guide.current
@@ -70,6 +70,6 @@ def test_finishing_without_pictures_is_refused(tmp_path: Path) -> None:
     from vision.errors import CalibrationError
 
     config = Config(camera=CameraConfig(calibration=str(tmp_path / "cal.json")))
-    guide = GuidedCalibration(config, _Pictures())  # type: ignore[arg-type]
+    guide = GuidedCalibration(config, _Pictures())
     with pytest.raises(CalibrationError):
         guide.finish()
