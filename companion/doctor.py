@@ -339,7 +339,8 @@ def check_calibration(ctx: Context) -> Check:
     asked by touch), and the app itself only logs why."""
     path = ctx.config.calibration_path
     details: dict[str, Any] = {"path": str(path)}
-    how = ("Calibrate with at most 12 labelled pictures of your own components: "
+    how = ("Tap 'Set up the camera' on the app's home screen and follow its steps, or calibrate "
+           "with at most 12 labelled pictures of your own components: "
            "robo-companion vision calibrate FOLDER (see docs/vision.md).")
     if ctx.config.camera.source == "none":
         return Check("calibration", "ok", "The camera is switched off; nothing to calibrate.",

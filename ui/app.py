@@ -33,6 +33,7 @@ from ui import i18n
 from ui.controller import Controller, Outcome, Request
 from ui.demo import Stager, simulate_step
 from ui.i18n import _, tr
+from ui.screens.calibrate import CalibrateScreen
 from ui.screens.end import EndScreen
 from ui.screens.factory import FactoryScreen
 from ui.screens.home import HomeScreen
@@ -50,7 +51,17 @@ KV_FILES = [
     "widgets.kv",
     *(
         f"screens/{n}.kv"
-        for n in ("home", "setup", "factory", "secret", "picker", "number", "master", "end")
+        for n in (
+            "home",
+            "setup",
+            "factory",
+            "secret",
+            "picker",
+            "number",
+            "master",
+            "end",
+            "calibrate",
+        )
     ),
 ]
 
@@ -192,6 +203,7 @@ class CompanionApp(App):
             (NumberScreen, "number"),
             (MasterScreen, "master"),
             (EndScreen, "end"),
+            (CalibrateScreen, "calibrate"),
         ):
             self.sm.add_screen(cls(name=name))
         root = FloatLayout()
@@ -350,6 +362,68 @@ class CompanionApp(App):
         session = self.service.session
         return session is not None and not session.state.finished
 
+    # ------------------------------------------------------------------ the camera's set-up
+
+    def calibratable_camera(self) -> Any:
+        """The camera when it can be calibrated from this screen (a real camera, or the demo's
+        staged one), else None (no camera, or the core's fake one)."""
+        camera = self.service.camera if self.service is not None else None
+        if camera is None or not all(
+            hasattr(camera, name) for name in ("frame", "set_calibration", "lock_exposure")
+        ):
+            return None
+        return camera
+
+    def calibration_problems(self) -> list[str]:
+        """What home says while the camera reads with its defaults (asked at every refresh: it
+        is gone once the camera is set up, and follows the language)."""
+        camera = self.calibratable_camera()
+        state = getattr(camera, "calibration_state", "stored")
+        if camera is None or state == "stored":
+            return []
+        if state == "none":
+            return [
+                _(
+                    "The camera has not learnt your components yet: Robot Master cards are "
+                    "asked by touch. Tap 'Set up the camera'."
+                )
+            ]
+        return [
+            _(
+                "The camera's stored set-up cannot be used (made by another version, or "
+                "unreadable): it reads with its defaults. Tap 'Set up the camera'."
+            )
+        ]
+
+    def open_calibration(self) -> None:
+        camera = self.calibratable_camera()
+        if camera is None:
+            self.message(_("There is no camera to set up."), True)
+            self.refresh()
+            return
+        import dataclasses
+
+        from ui.calibration import CalibrationRun
+        from vision.guided import GuidedCalibration
+
+        config = self.config_
+        if self.demo:
+            # the demo's camera is staged: what it learns must not replace a real device's
+            demo_path = config_module.state_dir() / "demo-calibration.json"
+            config = dataclasses.replace(
+                config, camera=dataclasses.replace(config.camera, calibration=str(demo_path))
+            )
+        run = CalibrationRun(GuidedCalibration(config, camera))
+        self.service.hold_camera(True)
+        self.sm.get_screen("calibrate").start(run, camera, self._calibration_closed)
+        self.go("calibrate")
+
+    def _calibration_closed(self, learnt: bool) -> None:
+        self.service.hold_camera(False)
+        if learnt:
+            self.message(_("The camera is set up."))
+        self.go("home")
+
     def past_games(self) -> list[Any]:
         if self.service is None:
             return []
@@ -415,6 +489,8 @@ class CompanionApp(App):
             i18n.set_language(arg)
             self.lang = arg
             self.refresh()
+        elif verb == "calibrate":
+            self.open_calibration()
         elif verb == "sound":
             self.sound_on = not self.sound_on
             self.refresh()

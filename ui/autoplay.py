@@ -281,11 +281,63 @@ class Autoplay:
             yield from self.robo_factory()
         if "robot-master" in self.games:
             yield from self.robot_master()
+        if "calibration" in self.games:
+            yield from self.calibration()
         yield from self.tap("language:nl")
         yield 0.3 * self.pace
         yield from self.tap("language:de")
         yield 0.3 * self.pace
         yield from self.tap("language:en")
+
+    def calibration(self) -> Script:
+        """Set up the demo's staged camera by the guided steps, as players would: lay down what
+        each step asks, take the picture; once with nothing laid down, which is not kept."""
+        app = self.app
+        camera = app.calibratable_camera()
+        if camera is None or not hasattr(camera, "show_tiles"):
+            return  # the core's fake camera (or none): there is nothing to set up
+        yield from self.tap("calibrate")
+        yield from self.until("the camera set-up", lambda: app.sm.current == "calibrate")
+        screen = app.sm.current_screen
+        run = screen.run
+        camera.show_nothing()
+        camera.show_tiles({})  # the first step looks at tiles: an empty table
+        yield 1.0 * self.pace  # the preview shows the empty table
+        yield from self.take_picture(screen, kept=False)
+        colours = list(app.config_.game.colours)
+        while run.step is not None:
+            step = run.step
+            if step.kind == "tiles":
+                robot = "-".join(colours[k] for k in step.lanes)
+                camera.show_tiles({seat: robot for seat in range(4)})
+            elif step.kind == "order":
+                camera.show_order(step.robot)
+            else:
+                camera.show_grid(step.grid)
+            yield 1.5 * self.pace  # the preview catches up (the staged scene is drawn first)
+            yield from self.take_picture(screen, kept=True)
+        yield from self.tap("calibrate-learn")
+        yield from self.until("the camera to learn", lambda: screen.finished, timeout=300)
+        yield 0.5 * self.pace
+        self.snapshot(force=True, label="calibrate-done")
+        yield from self.tap("calibrate-close")
+        yield from self.until("home", lambda: app.sm.current == "home")
+
+    def take_picture(self, screen: Any, kept: bool) -> Script:
+        run = screen.run
+        before = run.taken
+        yield from self.tap("calibrate-take")
+        yield from self.until(
+            "the picture to be checked",
+            lambda: not run.busy and run.results.empty() and not screen.busy,
+            timeout=60,
+        )
+        if (run.taken > before) != kept:
+            raise AutoplayError(
+                f"the set-up step {'was not' if kept else 'was'} kept: {screen.status!r}"
+            )
+        if not kept:
+            self.snapshot(force=True, label="calibrate-retry")
 
     def robo_factory(self) -> Script:
         app = self.app

@@ -41,8 +41,8 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--only",
-        choices=["robo-factory", "robot-master"],
-        help="with --autoplay: play only this game",
+        choices=["robo-factory", "robot-master", "calibration"],
+        help="with --autoplay: play only this game (or only set up the camera)",
     )
     p.add_argument("--fullscreen", action="store_true", default=None, help="fill the screen")
     p.add_argument(
@@ -229,7 +229,7 @@ def main(argv: list[str]) -> int:
         autoplay=args.autoplay,
         screenshots=Path(args.screenshots) if args.screenshots else None,
         touch_only=args.touch_only,
-        games=(args.only,) if args.only else ("robo-factory", "robot-master"),
+        games=(args.only,) if args.only else ("robo-factory", "robot-master", "calibration"),
     )
 
 

@@ -4,6 +4,7 @@ app runs once per process."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -77,3 +78,26 @@ def test_both_games_by_touch_alone(tmp_path: Path) -> None:
     assert code == 0, output
     assert "0 readings entered by touch after the camera declined" in output
     assert finished_games(tmp_path) == [("robo-factory", "finished"), ("robot-master", "finished")]
+
+
+def test_setting_up_the_demo_camera_by_its_guided_steps(tmp_path: Path) -> None:
+    """The camera set-up screen, tapped through on the demo's staged camera: a picture of an
+    empty table is refused in words, the eleven steps are kept, the camera learns and stores
+    what it learnt beside the demo's journal, never where a real device keeps its own."""
+    shots = tmp_path / "shots"
+    config_home = tmp_path / "config"
+    code, output = run_demo(
+        tmp_path,
+        "--only",
+        "calibration",
+        "--screenshots",
+        str(shots),
+        env={"XDG_CONFIG_HOME": str(config_home)},
+    )
+    assert code == 0, output
+    names = sorted(p.name for p in shots.glob("*.png"))
+    assert any("calibrate-retry" in n for n in names), names
+    assert any("calibrate-done" in n for n in names), names
+    stored = json.loads((tmp_path / "state" / "demo-calibration.json").read_text())
+    assert stored["images"] == 11
+    assert not list(config_home.rglob("calibration.json"))

@@ -382,6 +382,157 @@ T: dict[str, tuple[str, str]] = {
         "Gelijkspel: alle lijnscores zijn gelijk",
         "Unentschieden: alle Linienwerte sind gleich",
     ),
+    # the camera's set-up (guided calibration) screen
+    (
+        "The camera's stored set-up cannot be used (made by another version, or "
+        "unreadable): it reads with its defaults. Tap 'Set up the camera'."
+    ): (
+        (
+            "De opgeslagen camera-instelling is onbruikbaar (van een andere versie, of "
+            "onleesbaar): de camera leest met haar standaardwaarden. Tik op 'Camera "
+            "instellen'."
+        ),
+        (
+            "Die gespeicherte Kamera-Einrichtung ist nicht verwendbar (von einer anderen "
+            "Version oder unlesbar): die Kamera liest mit ihren Grundwerten. Tippe auf "
+            "„Kamera einrichten“."
+        ),
+    ),
+    (
+        "The camera has not learnt your components yet: Robot Master cards are asked by "
+        "touch. Tap 'Set up the camera'."
+    ): (
+        (
+            "De camera kent jullie spelmateriaal nog niet: Robot Master-kaarten worden "
+            "via het scherm gevraagd. Tik op 'Camera instellen'."
+        ),
+        (
+            "Die Kamera kennt euer Spielmaterial noch nicht: Robot-Master-Karten werden "
+            "am Bildschirm abgefragt. Tippe auf „Kamera einrichten“."
+        ),
+    ),
+    "There is no camera to set up.": (
+        "Er is geen camera om in te stellen.",
+        "Es gibt keine Kamera zum Einrichten.",
+    ),
+    "The camera is set up.": (
+        "De camera is ingesteld.",
+        "Die Kamera ist eingerichtet.",
+    ),
+    "No seat shows all three tiles. Check the light and try again.": (
+        (
+            "Bij geen enkele plaats zijn alle drie de tegels te zien. Controleer het "
+            "licht en probeer opnieuw."
+        ),
+        (
+            "An keinem Platz sind alle drei Plättchen zu sehen. Prüfe das Licht und "
+            "versuche es noch einmal."
+        ),
+    ),
+    "The card is not in view. Hold it flat, facing the camera.": (
+        "De kaart is niet te zien. Houd haar vlak, naar de camera gericht.",
+        "Die Karte ist nicht zu sehen. Halte sie flach, zur Kamera gewandt.",
+    ),
+    "The play area's corner markers are not all in view.": (
+        "Niet alle hoekmarkeringen van het speelveld zijn te zien.",
+        "Nicht alle Eckmarken der Spielfläche sind zu sehen.",
+    ),
+    "Lay Robot Master cards in the play area as shown, every card on its own cell.": (
+        "Leg Robot Master-kaarten in het speelveld zoals getoond, elke kaart op een eigen vak.",
+        (
+            "Lege Robot-Master-Karten wie gezeigt auf die Spielfläche, jede Karte auf ein"
+            " eigenes Feld."
+        ),
+    ),
+    (
+        "Every player: lay the head tile on the {head} lane, the torso tile on the "
+        "{torso} lane and the legs tile on the {legs} lane."
+    ): (
+        (
+            "Iedereen legt: de hoofdtegel op {head}, de romptegel op {torso} en de "
+            "benentegel op {legs}."
+        ),
+        (
+            "Alle legen: das Kopfplättchen auf {head}, das Rumpfplättchen auf {torso} und"
+            " das Beinplättchen auf {legs}."
+        ),
+    ),
+    "Hold this order card up to the camera, flat and still.": (
+        "Houd deze opdrachtkaart voor de camera, vlak en stil.",
+        "Halte diese Auftragskarte flach und ruhig vor die Kamera.",
+    ),
+    "Learnt from {n} pictures of your components, and kept.": (
+        "Geleerd van {n} foto's van jullie spelmateriaal, en bewaard.",
+        "Aus {n} Bildern eures Spielmaterials gelernt und gespeichert.",
+    ),
+    "The camera set-up failed: {problem}": (
+        "Het instellen van de camera mislukte: {problem}",
+        "Die Kamera-Einrichtung ist fehlgeschlagen: {problem}",
+    ),
+    "Nothing was learnt: {problem}": (
+        "Er is niets geleerd: {problem}",
+        "Es wurde nichts gelernt: {problem}",
+    ),
+    "Learning from the pictures. This can take a minute...": (
+        "De camera leert van de foto's. Dat kan een minuut duren...",
+        "Die Kamera lernt aus den Bildern. Das kann eine Minute dauern...",
+    ),
+    "Pictures kept: {n}": (
+        "Bewaarde foto's: {n}",
+        "Behaltene Bilder: {n}",
+    ),
+    "The camera is calibrated": (
+        "De camera is ingesteld",
+        "Die Kamera ist eingerichtet",
+    ),
+    "Readings now use what was learnt from your components.": (
+        "De camera leest nu met wat ze van jullie spelmateriaal geleerd heeft.",
+        "Die Kamera liest jetzt mit dem, was sie von eurem Spielmaterial gelernt hat.",
+    ),
+    "Looking at the picture...": (
+        "De foto wordt bekeken...",
+        "Das Bild wird geprüft...",
+    ),
+    "No pictures were taken yet.": (
+        "Er zijn nog geen foto's genomen.",
+        "Es wurden noch keine Bilder aufgenommen.",
+    ),
+    "Picture {n} kept.": (
+        "Foto {n} bewaard.",
+        "Bild {n} behalten.",
+    ),
+    "Set up the camera: all steps done": (
+        "Camera instellen: alle stappen gedaan",
+        "Kamera einrichten: alle Schritte erledigt",
+    ),
+    "Learn from the {n} pictures kept, or go back without changing anything.": (
+        "Leer van de {n} bewaarde foto's, of ga terug zonder iets te veranderen.",
+        "Aus den {n} behaltenen Bildern lernen, oder zurück, ohne etwas zu ändern.",
+    ),
+    "Set up the camera: step {k} of {n}": (
+        "Camera instellen: stap {k} van {n}",
+        "Kamera einrichten: Schritt {k} von {n}",
+    ),
+    "What the camera sees": (
+        "Wat de camera ziet",
+        "Was die Kamera sieht",
+    ),
+    "Skip this step": (
+        "Stap overslaan",
+        "Schritt überspringen",
+    ),
+    "Take the picture": (
+        "Foto nemen",
+        "Bild aufnehmen",
+    ),
+    "Learn and keep": (
+        "Leren en bewaren",
+        "Lernen und speichern",
+    ),
+    "Set up the camera": (
+        "Camera instellen",
+        "Kamera einrichten",
+    ),
 }
 
 

@@ -16,11 +16,15 @@ from ui.screens.base import BaseScreen
 class HomeScreen(BaseScreen):
     can_resume = BooleanProperty(False)
     problems = StringProperty("")
+    can_calibrate = BooleanProperty(False)
 
     def refresh(self) -> None:
         app = self.app
         self.can_resume = app.can_resume()
         problems = list(app.problems)
+        if app.ready:
+            problems.extend(app.calibration_problems())
+        self.can_calibrate = app.ready and app.calibratable_camera() is not None
         if not app.ready and not problems:
             problems.append(_("Getting the table ready: camera and siren board..."))
         if app.demo:
