@@ -415,11 +415,12 @@ class CompanionApp(App):
             )
         run = CalibrationRun(GuidedCalibration(config, camera))
         self.service.hold_camera(True)
-        self.sm.get_screen("calibrate").start(run, camera, self._calibration_closed)
+        self.sm.get_screen("calibrate").start(
+            run, camera, self._calibration_closed, lambda: self.service.hold_camera(False)
+        )
         self.go("calibrate")
 
     def _calibration_closed(self, learnt: bool) -> None:
-        self.service.hold_camera(False)
         if learnt:
             self.message(_("The camera is set up."))
         self.go("home")

@@ -41,10 +41,13 @@ class CalibrateScreen(BaseScreen):
     at_end = BooleanProperty(False)
     taken_label = StringProperty("")
 
-    def start(self, run: CalibrationRun, camera: Any, on_close: Any) -> None:
+    def start(self, run: CalibrationRun, camera: Any, on_close: Any, release: Any) -> None:
+        """``release()`` gives the camera back to the game: called once, however the screen is
+        left (its buttons, or a request of the game that takes the screen over)."""
         self.run = run
         self._camera = camera
         self._on_close = on_close
+        self._release = release
         self._frames: queue.Queue[Any] = queue.Queue(maxsize=1)
         self._preview_stop = threading.Event()
         self.status = ""
@@ -96,6 +99,9 @@ class CalibrateScreen(BaseScreen):
         if event is not None:
             event.cancel()
             self._poll_event = None
+        release, self._release = getattr(self, "_release", None), None
+        if release is not None:
+            release()
 
     # ------------------------------------------------------------------ clock
     def _poll(self, _dt: float) -> None:
