@@ -338,8 +338,10 @@ def _pair_gap(look: GridLook, views: np.ndarray, at_a: tuple[int, int, int],
 
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per value: every calibration card's centre, aligned on the first one and averaged; also
-    turned by 180 degrees when cards may lie turned."""
+    """Per value: every calibration card's centre, aligned on the first one (or on the one the
+    others fit best, when they fit the first clearly worse) and averaged, then that card and
+    the next (``template_singles``); each also turned by 180 degrees when cards may lie
+    turned."""
     cfg = section("grid")
     by_value: dict[int, list[tuple[np.ndarray, int, int]]] = {}
     for g, grid in zip(greys, grids, strict=True):
@@ -358,10 +360,11 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
             cache[key] = scaled_windows(g, scale)
         return cache[key]
 
-    for v, cells in sorted(by_value.items()):
-        first = _template(*cells[0])
-        aligned = [first.astype(np.float32)]
-        for g, r, c in cells[1:]:
+    def aligned_to(first: np.ndarray, cells: list[tuple[np.ndarray, int, int]]
+                   ) -> tuple[list[np.ndarray], list[float]]:
+        """Each card's crop that fits ``first`` best, and how well it fits (-2: none)."""
+        crops, fits = [], []
+        for g, r, c in cells:
             # each card at the stretch that fits the first best (cards lie wider in their
             # cells in some pictures: averaged as they lie, the print would blur)
             views = [_window(g, r, c)] + [stretched(g, float(k))[r * 5 + c]
@@ -378,7 +381,34 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                     best_score = score
                     crop = candidate[y:y + first.shape[0], x:x + first.shape[1]]
             if crop is not None and crop.shape == first.shape:
-                aligned.append(crop.astype(np.float32))
+                crops.append(crop.astype(np.float32))
+            fits.append(float(best_score))
+        return crops, fits
+
+    for v, cells in sorted(by_value.items()):
+        # the card every other is aligned on (its centre is the frame the value's templates
+        # are cut in) is the first, unless the others fit it clearly worse than they fit
+        # another of them (``template_reference_gap``): then the one they fit best. A first
+        # card lying well off its cell's middle shows its own edge and the surface beside it
+        # in the frame, and every template of its value carried that edge (other art 11513:
+        # the others fitted the first 3's frame 0.78 and the best one's 0.93; centred 3s
+        # fitted their own value's templates 0.71-0.75, no better than other values', and
+        # were declined)
+        first = _template(*cells[0])
+        crops, fits = aligned_to(first, cells[1:])
+        gap = float(cfg["template_reference_gap"])
+        # (no card is fitted better than 1: the others are tried only when the first could
+        # trail one by the gap)
+        if gap < 1.0 and len(cells) > 2 and float(np.mean(fits)) <= 1.0 - gap:
+            fit = [float(np.mean(fits))] + [
+                float(np.mean(aligned_to(_template(*cells[k]), cells[:k] + cells[k + 1:])[1]))
+                for k in range(1, len(cells))]
+            if max(fit) - fit[0] >= gap:
+                ref = int(np.argmax(fit))
+                cells = [cells[ref], *cells[:ref], *cells[ref + 1:]]
+                first = _template(*cells[0])
+                crops, _ = aligned_to(first, cells[1:])
+        aligned = [first.astype(np.float32), *crops]
         means[v] = np.clip(np.mean(aligned, axis=0), 0, 255).astype(np.uint8)
         # a few single cards too (every template costs a correlation per card and reading)
         singles[v] = [a.astype(np.uint8) for a in aligned[:int(cfg["template_singles"])]]
