@@ -1,11 +1,12 @@
 """Robot Master grid: each value's templates are cut in the frame of its first calibration card,
-unless the value's other cards fit that frame clearly worse than they fit another of them
-(``template_reference_gap``): then in the frame of the one they fit best. A first card lying
-well off its cell's middle shows its own edge and the surface beside it in the cell's centre,
-and every template of its value carried that edge: on other art 11513 (blind gate 7) the 3s of
-calibration picture 1 lay off their cells (the others fitted the first 3's frame 0.78, the
-best one's 0.93), and centred 3s fitted their own value's templates no better than the others'
-(0.71-0.75): 9 of 20 clean grids declined, a 3 in each and the empty cells beside it."""
+unless that card lies off where the value's other cards lie (``template_reference_offset``) and
+they fit another of them better (``template_reference_gap``): then in the frame of the one they
+fit best. A first card lying well off its cell's middle shows its own edge and the surface
+beside it in the cell's centre, and every template of its value carried that edge: on other art
+11513 (blind gate 7) the 3s of calibration picture 1 lay off their cells (the others fitted the
+first 3's frame 0.78, the best one's 0.93), and centred 3s fitted their own value's templates
+no better than the others' (0.71-0.75): 9 of 20 clean grids declined, a 3 in each and the
+empty cells beside it."""
 
 from __future__ import annotations
 
@@ -98,7 +99,7 @@ def test_a_first_card_the_others_fit_is_kept() -> None:
 
 def test_a_first_card_lying_in_place_is_kept_however_it_fits() -> None:
     # the first 3 lies centred but half in a shadow (own art 12146: the first 1 of its first
-    # picture lay in a hand's shadow; the others fitted its frame 0.82, the best one's 0.93,
+    # picture lay in a shadow; the others fitted its frame 0.82, the best one's 0.93,
     # yet it lay within a pixel of where they lay): its frame shows no edge and is kept. Cut
     # in another frame, the 1's templates changed the mask every value is compared through,
     # and a clean 2 went from declined to read as 3 (g005)
