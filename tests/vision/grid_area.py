@@ -37,7 +37,7 @@ def dice_pictures(card: Callable[..., np.ndarray], rng: np.random.Generator,
     """Three calibration pictures drawn with ``card(value, rng, dx, dy, turned)``: every value
     twice in each, cards a pixel or two off and every other one turned. ``first``: how the
     first card of some values lies (dx, dy, turned): calibration aligns every card of a value
-    on its first (unless the others fit another clearly better)."""
+    on its first."""
     greys: list[np.ndarray] = []
     grids: list[grid.Grid] = []
     for p in range(3):

@@ -181,10 +181,10 @@ def _lies_turned(look: GridLook, window: np.ndarray, value: int) -> bool | None:
 
 def _lies_turned_now(look: GridLook, window: np.ndarray, value: int) -> bool | None:
     """Whether ``value``'s mean print fits the card in ``window`` best turned (as
-    :func:`learn_templates` stores it: each value's prints are the way up the calibration
-    card it aligned the value's cards on lay, so one value's "upright" may be another's
-    turned); None when the print was never learnt or its two ways up fit within
-    ``pair_turn_gap`` of each other (the card does not say which way up it lies)."""
+    :func:`learn_templates` stores it: each value's prints are the way up its FIRST
+    calibration card lay, so one value's "upright" may be another's turned); None when the
+    print was never learnt or its two ways up fit within ``pair_turn_gap`` of each other
+    (the card does not say which way up it lies)."""
     cfg = section("grid")
     if not cfg["turned"]:
         return False if _value_mean(look, value, False) is not None else None
@@ -207,10 +207,9 @@ def _pair_prints(look: GridLook, a: int, b: int, turned_a: bool, turned_b: bool
     clearly (above ``pair_mask_share`` of their largest difference, inside both prints) and
     ``a``'s minus ``b``'s there; None when a value or where it lies was never learnt.
 
-    Calibration aligns each value's cards on one of that value's cards (its first, unless the
-    others fit another clearly better), which lay wherever it lay in its cell: two values'
-    mean prints are so shifted against each other by those cards' offsets, and averaged as
-    they are, the print would show a 3 beside a 5.
+    Calibration aligns each value's cards on that value's first card, which lay wherever it
+    lay in its cell: two values' mean prints are so shifted against each other by their
+    first cards' offsets, and averaged as they are, the print would show a 3 beside a 5.
     ``b``'s print is moved by the difference of where the two lie on their cards."""
     cache: dict[tuple[int, int, bool, bool], tuple[np.ndarray, np.ndarray, np.ndarray] | None] \
         = look.__dict__.setdefault("_pair_prints", {})

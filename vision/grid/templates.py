@@ -338,10 +338,8 @@ def _pair_gap(look: GridLook, views: np.ndarray, at_a: tuple[int, int, int],
 
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per value: every calibration card's centre, aligned on the first one (or on the one the
-    others fit best, when the first lies off where they lie and they fit it worse) and
-    averaged, then that card and the next (``template_singles``); each also turned by 180
-    degrees when cards may lie turned."""
+    """Per value: every calibration card's centre, aligned on the first one and averaged; also
+    turned by 180 degrees when cards may lie turned."""
     cfg = section("grid")
     by_value: dict[int, list[tuple[np.ndarray, int, int]]] = {}
     for g, grid in zip(greys, grids, strict=True):
@@ -360,20 +358,17 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
             cache[key] = scaled_windows(g, scale)
         return cache[key]
 
-    def aligned_to(first: np.ndarray, cells: list[tuple[np.ndarray, int, int]]
-                   ) -> tuple[list[np.ndarray], list[float], list[tuple[float, float]]]:
-        """Each card's crop that fits ``first`` best, how well it fits (-2: none) and where
-        (pixels across and down from the window's middle, in the card's frame: turned back
-        when the card lay turned)."""
-        crops, fits, places = [], [], []
-        for g, r, c in cells:
+    for v, cells in sorted(by_value.items()):
+        first = _template(*cells[0])
+        aligned = [first.astype(np.float32)]
+        for g, r, c in cells[1:]:
             # each card at the stretch that fits the first best (cards lie wider in their
             # cells in some pictures: averaged as they lie, the print would blur)
             views = [_window(g, r, c)] + [stretched(g, float(k))[r * 5 + c]
                                           for k in cfg["card_stretch"] if float(k) != 1.0]
             # a card lying turned is turned back first: averaged as it lies, it would blur
             # the value's print with its own upside-down copy (a 3 then looks like a 5)
-            best_score, crop, place = -2.0, None, (0.0, 0.0)
+            best_score, crop = -2.0, None
             for candidate in [x for window in views for x in
                               ([window, cv2.rotate(window, cv2.ROTATE_180)] if cfg["turned"]
                                else [window])]:
@@ -382,43 +377,8 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                 if score > best_score:
                     best_score = score
                     crop = candidate[y:y + first.shape[0], x:x + first.shape[1]]
-                    place = (x - (candidate.shape[1] - first.shape[1]) / 2,
-                             y - (candidate.shape[0] - first.shape[0]) / 2)
             if crop is not None and crop.shape == first.shape:
-                crops.append(crop.astype(np.float32))
-            fits.append(float(best_score))
-            places.append(place)
-        return crops, fits, places
-
-    for v, cells in sorted(by_value.items()):
-        # the card every other is aligned on (its centre is the frame the value's templates
-        # are cut in) is the first, unless the first lies off where the value's other cards
-        # lie on theirs (``template_reference_offset`` pixels across or down, the median of
-        # where they align on it) and the others fit another of them better by
-        # ``template_reference_gap``: then the one they fit best. A first card lying well off
-        # its cell's middle shows its own edge and the surface beside it in the frame, and
-        # every template of its value carried that edge (other art 11513: the first 3 lay 13
-        # px off; the others fitted its frame 0.78 and the best one's 0.93; centred 3s
-        # fitted their own value's templates 0.71-0.75, no better than other values', and
-        # were declined). A first card that fits badly while lying where the others lie (in
-        # a shadow: own art 12146's first 1, 0.82 against 0.93, a pixel off) keeps its
-        # frame: cut elsewhere, its templates change the mask every value is compared
-        # through (below), and there a clean 2 went from declined to read as 3.
-        first = _template(*cells[0])
-        crops, fits, places = aligned_to(first, cells[1:])
-        gap = float(cfg["template_reference_gap"])
-        # how far the first card lies from where the value's other cards lie on theirs
-        off = float(np.abs(np.median(np.array(places), axis=0)).max()) if len(places) else 0.0
-        if len(cells) > 2 and off >= float(cfg["template_reference_offset"]):
-            fit = [float(np.mean(fits))] + [
-                float(np.mean(aligned_to(_template(*cells[k]), cells[:k] + cells[k + 1:])[1]))
-                for k in range(1, len(cells))]
-            if max(fit) - fit[0] >= gap:
-                ref = int(np.argmax(fit))
-                cells = [cells[ref], *cells[:ref], *cells[ref + 1:]]
-                first = _template(*cells[0])
-                crops, _, _ = aligned_to(first, cells[1:])
-        aligned = [first.astype(np.float32), *crops]
+                aligned.append(crop.astype(np.float32))
         means[v] = np.clip(np.mean(aligned, axis=0), 0, 255).astype(np.uint8)
         # a few single cards too (every template costs a correlation per card and reading)
         singles[v] = [a.astype(np.uint8) for a in aligned[:int(cfg["template_singles"])]]
