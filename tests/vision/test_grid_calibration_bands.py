@@ -62,3 +62,42 @@ def test_band_two_astray_leaves_band_three(monkeypatch: pytest.MonkeyPatch) -> N
     assert confirmed and not astray
     assert np.allclose(registration.register_calibration(IMAGE, PLACE), out)
     assert registration._move(PLACE, out) > 0.15
+
+
+@pytest.mark.slow  # learns on one rendered picture: a few seconds
+def test_calibration_cuts_its_cards_where_register_calibration_puts_the_area(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """learn asks :func:`register_calibration` (not the reading's registration) once per
+    picture, and cuts the cards where it puts the area."""
+    from companion.config import Config
+    from vision import grid, staged
+    from vision.grid import learning
+    from vision.synth import random_grid
+    from vision.synth.scenes import Style
+
+    config = Config()
+    style = Style.random(np.random.default_rng(4), config.game.display)
+    rng = np.random.default_rng(7)
+    cells = random_grid(rng, cards=17)
+    image = staged._develop(staged.render_grid(style, cells, rng, 1280, 720, compressed=True))
+    asked: list[int] = []
+    real = learning.register_calibration
+
+    def spy(picture: np.ndarray, place: np.ndarray) -> np.ndarray:
+        asked.append(1)
+        return real(picture, place)
+
+    monkeypatch.setattr(learning, "register_calibration", spy)
+    first = grid.learn([(image, cells)])
+    assert asked == [1] and first.learnt
+
+    # an area half a cell off (as one band's lattice that followed lines would put it) is
+    # where the cards are cut: the examples learnt change with it
+    w, _ = geometry._cell_size()
+
+    def off(picture: np.ndarray, place: np.ndarray) -> np.ndarray:
+        shift = np.array([[1.0, 0.0, 0.5 * w], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+        return np.asarray(shift @ real(picture, place))
+
+    monkeypatch.setattr(learning, "register_calibration", off)
+    assert not np.array_equal(grid.learn([(image, cells)]).features, first.features)
