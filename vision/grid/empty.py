@@ -98,8 +98,16 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         near = int(cfg["table_neighbours"])
         # the patches a cell is compared with must show the table's colour themselves: an arm
         # reaching over the area's edge fills the patches there, and a hand over the cells
-        # next to them would look like its own "table"
-        plain = _like(table_medians[:, None, :], ref, tolerance) >= 1.0
+        # next to them would look like its own "table". A patch's median is held to the plain
+        # tolerance (``table_patches_plain_tolerance``), not the one the table's own spread
+        # widened: the median averages away the noise that widened it, and at the wide
+        # tolerance the table past a mat's edge passed for the mat (other art 12011: a dark
+        # felt mat whose noise widened the tolerance to 0.07, a blue cloth beyond its edge at
+        # 0.043-0.068 from its colour; the bare cells near that edge, held to the cloth, were
+        # nearer a card's colour than to it and were declined, and their neighbours with them)
+        plain_tolerance = float(cfg["empty_hue_tolerance"]) \
+            if bool(cfg["table_patches_plain_tolerance"]) else tolerance
+        plain = _like(table_medians[:, None, :], ref, plain_tolerance) >= 1.0
         if table_at is not None and plain.sum() > near:
             at = np.array([(i % 5 + 0.5, i // 5 + 0.5) for i in candidates], np.float32)
             dist = np.linalg.norm(at[:, None, :] - table_at[None, :, :], axis=2)
