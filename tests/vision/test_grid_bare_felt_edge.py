@@ -81,3 +81,37 @@ def test_bare_cells_beside_the_table_past_a_mats_edge_are_empty(
 def test_a_card_beside_the_table_past_a_mats_edge_is_still_refused(
         monkeypatch: pytest.MonkeyPatch) -> None:
     assert 2 not in _sure(monkeypatch, True)
+
+
+MINT = np.array((199, 244, 201), np.float32)  # a printed mat (other art 12154), white-balanced
+PURPLE = np.array((211, 149, 228), np.float32)  # the cloth past its ends
+
+
+def _pale(colour: np.ndarray, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    patch = colour[None, None, :] + rng.normal(0.0, 22.0, (64, 48, 3)).astype(np.float32)
+    return np.asarray(np.clip(patch, 0, 255).astype(np.uint8))
+
+
+def test_patches_of_two_surfaces_half_and_half_are_taken_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The patches' median between a mat's sides and the cloth past its ends (half and half):
+    none shows it at the plain tolerance, and each cell takes the patches nearest to it, as
+    before (other art 12154 g001: a bare cell at the mat's side was declined without this)."""
+    table, at = [], []
+    for k in range(5):
+        sides = [(-0.8, k + 0.5)] + ([(5.8, k + 0.5)] if k < 4 else [])
+        ends = [(k + 0.5, -0.8)] + ([(k + 0.5, 5.8)] if k < 4 else [])
+        for colour, where in ((MINT, sides), (PURPLE, ends)):
+            for xy in where:
+                table.append(_pale(colour, len(table)))
+                at.append(xy)
+    cells = [_pale(MINT, 500 + k) for k in range(25)]
+    found = []
+    for on in (True, False):
+        monkeypatch.setitem(section("grid"), "table_patches_plain_tolerance", on)
+        # (no calibration look: the patches are all the table there is)
+        found.append(grid.surely_empty(cells, list(range(25)), table, None,
+                                       np.array(at, np.float32)))
+    assert found[0] == found[1]
+    assert {10, 14} <= set(found[0])  # the middle of each side, beside the mat's patches

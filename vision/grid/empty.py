@@ -104,10 +104,15 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         # tolerance the table past a mat's edge passed for the mat (other art 12011: a dark
         # felt mat whose noise widened the tolerance to 0.07, a blue cloth beyond its edge at
         # 0.043-0.068 from its colour; the bare cells near that edge, held to the cloth, were
-        # nearer a card's colour than to it and were declined, and their neighbours with them)
-        plain_tolerance = float(cfg["empty_hue_tolerance"]) \
-            if bool(cfg["table_patches_plain_tolerance"]) else tolerance
-        plain = _like(table_medians[:, None, :], ref, plain_tolerance) >= 1.0
+        # nearer a card's colour than to it and were declined, and their neighbours with them).
+        # When too few patches pass that, the patches' median lies between two surfaces (a
+        # mat's sides and the cloth past its ends, half and half): the wide tolerance lets each
+        # cell take the patches nearest to it, as before (other art 12154 g001)
+        plain = _like(table_medians[:, None, :], ref, tolerance) >= 1.0
+        if bool(cfg["table_patches_plain_tolerance"]):
+            strict = _like(table_medians[:, None, :], ref) >= 1.0
+            if strict.sum() > near:
+                plain = strict
         if table_at is not None and plain.sum() > near:
             at = np.array([(i % 5 + 0.5, i // 5 + 0.5) for i in candidates], np.float32)
             dist = np.linalg.norm(at[:, None, :] - table_at[None, :, :], axis=2)
