@@ -49,7 +49,8 @@ def _scene() -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
     it on the cloth."""
     cells = [_patch(FELT, k) for k in range(25)]
     cells[2] = _patch(PINK, 50)
-    table, at = [], []
+    table: list[np.ndarray] = []
+    at: list[tuple[float, float]] = []
     for k in range(5):
         table.append(_patch(CLOTH, 100 + k))
         at.append((k + 0.5, -0.8))
@@ -98,7 +99,8 @@ def test_patches_of_two_surfaces_half_and_half_are_taken_as_before(
     """The patches' median between a mat's sides and the cloth past its ends (half and half):
     none shows it at the plain tolerance, and each cell takes the patches nearest to it, as
     before (other art 12154 g001: a bare cell at the mat's side was declined without this)."""
-    table, at = [], []
+    table: list[np.ndarray] = []
+    at: list[tuple[float, float]] = []
     for k in range(5):
         sides = [(-0.8, k + 0.5)] + ([(5.8, k + 0.5)] if k < 4 else [])
         ends = [(k + 0.5, -0.8)] + ([(k + 0.5, 5.8)] if k < 4 else [])
