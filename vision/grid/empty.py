@@ -98,8 +98,21 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         near = int(cfg["table_neighbours"])
         # the patches a cell is compared with must show the table's colour themselves: an arm
         # reaching over the area's edge fills the patches there, and a hand over the cells
-        # next to them would look like its own "table"
+        # next to them would look like its own "table". A patch's median is held to the plain
+        # tolerance (``table_patches_plain_tolerance``), not the one the table's own spread
+        # widened: the median averages away the noise that widened it, and at the wide
+        # tolerance the table past a mat's edge passed for the mat (other art 12011: a dark
+        # felt mat whose noise widened the tolerance to 0.07, a blue cloth beyond its edge at
+        # 0.043-0.068 from its colour; the bare cells near that edge, held to the cloth, were
+        # nearer a card's colour than to it and were declined, and their neighbours with them).
+        # When too few patches pass that, the patches' median lies between two surfaces (a
+        # mat's sides and the cloth past its ends, half and half): the wide tolerance lets each
+        # cell take the patches nearest to it, as before (other art 12154 g001)
         plain = _like(table_medians[:, None, :], ref, tolerance) >= 1.0
+        if bool(cfg["table_patches_plain_tolerance"]):
+            strict = _like(table_medians[:, None, :], ref) >= 1.0
+            if strict.sum() > near:
+                plain = strict
         if table_at is not None and plain.sum() > near:
             at = np.array([(i % 5 + 0.5, i // 5 + 0.5) for i in candidates], np.float32)
             dist = np.linalg.norm(at[:, None, :] - table_at[None, :, :], axis=2)
