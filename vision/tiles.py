@@ -397,13 +397,20 @@ def between(image: np.ndarray, a: tuple[np.ndarray, WhiteBlack],
     near_a = t < 0.5
     pixels = np.concatenate([markers.normalise(values[near_a], *wba),
                              markers.normalise(values[~near_a], *wbb)]).reshape(-1, 3)
-    cls_ = look.model.classify(pixels)
-    longest = run = 0
-    for k, c in enumerate(cls_):
-        other = c >= 0 and c != colour
-        run = run + 1 if other and k > 0 and c == cls_[k - 1] else int(other)
-        longest = max(longest, run)
-    return longest * step
+    return _longest_run(look.model.classify(pixels), colour) * step
+
+
+def _longest_run(classes: np.ndarray, colour: int) -> int:
+    """The most samples in a row (``classes``, one line's) of one lane colour other than
+    ``colour`` (background and none break a run)."""
+    other = (classes >= 0) & (classes != colour)
+    if not other.any():
+        return 0
+    # a run starts at a sample of another colour whose predecessor is not the same other colour
+    start = other.copy()
+    start[1:] &= (classes[1:] != classes[:-1]) | ~other[:-1]
+    ids = np.cumsum(start)
+    return int(np.bincount(ids[other]).max())
 
 
 def _off_its_lane(image: np.ndarray, looked: list[tuple[np.ndarray, WhiteBlack]],

@@ -89,3 +89,26 @@ def test_a_part_put_aside_beside_the_board_is_not_on_the_lane_of_its_colour(
     # without the rule the seat was read, as on h10817
     monkeypatch.setattr(tiles, "_off_its_lane", lambda *args, **kwargs: None)
     assert tiles.read_tiles(img, look).robots[0].robot == "green-blue-green"
+
+
+def test_the_longest_run_of_another_colour() -> None:
+    def reference(classes: list[int], colour: int) -> int:
+        longest = run = 0
+        for k, c in enumerate(classes):
+            other = c >= 0 and c != colour
+            run = run + 1 if other and k > 0 and c == classes[k - 1] else int(other)
+            longest = max(longest, run)
+        return longest
+
+    # the t002 line, head to torso: green, the legs' tile, blue, yellow broken once, margin, felt
+    line = "G.x.........BB.YYYYY.YYYYYY..GG"
+    code = {".": -2, "x": -1, "R": 0, "G": 1, "B": 2, "Y": 3}
+    classes = np.array([code[c] for c in line])
+    assert tiles._longest_run(classes, 1) == 6
+    assert tiles._longest_run(classes, 3) == 2  # (the blue)
+    rng = np.random.default_rng(5)
+    for _ in range(500):
+        n = int(rng.integers(0, 40))
+        classes = rng.integers(-2, 4, n)
+        colour = int(rng.integers(0, 4))
+        assert tiles._longest_run(classes, colour) == reference(classes.tolist(), colour)
