@@ -362,6 +362,74 @@ def _on_a_lane(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str
     return lane_within(image, quad, look, look.model.names.index(colour), bar, wb)
 
 
+def between(image: np.ndarray, a: tuple[np.ndarray, WhiteBlack],
+            b: tuple[np.ndarray, WhiteBlack], look: TilesLook, colour: int) -> float:
+    """The longest stretch, in marker sides, of the straight line between two tiles (their
+    markers' centres, each with its :func:`markers.white_black`) that shows one other lane's
+    colour than ``colour`` without a break: sampled every ``tiles.between_step`` marker sides
+    (the two markers' mean side), leaving out the samples within the learnt inner ring of either
+    marker (the tiles themselves), each white-balanced on the nearer marker's print. 0.0 when
+    no sample shows another lane's colour.
+
+    A board has one lane of each colour, and a lane is a straight strip: two parts of one seat
+    read as the same colour lie on one lane, and the line between them runs over it (a strip
+    holds the line between any two of its points). A tile put aside beside the board, on a
+    table of the lane's colour, is joined to the other by a line across the board's other
+    lanes, each wider than a tile. Stray samples of another colour on a lane (print, noise) are
+    a sample or two long.
+    """
+    (qa, wba), (qb, wbb) = a, b
+    ca, cb = qa.mean(axis=0), qb.mean(axis=0)
+    sa, sb = markers.side(qa), markers.side(qb)
+    dist = float(np.linalg.norm(cb - ca))
+    step = float(section("tiles")["between_step"])
+    n = max(int(dist / (step * (sa + sb) / 2)), 1)
+    t = np.arange(n + 1, dtype=np.float64) / n
+    inner = min(look.radii)
+    keep = (t * dist / sa >= inner) & ((1 - t) * dist / sb >= inner)
+    if not keep.any():
+        return 0.0
+    t = t[keep]
+    pts = (ca[None] + t[:, None] * (cb - ca)[None]).astype(np.float32)
+    values = cv2.remap(image, np.ascontiguousarray(pts[:, :1]), np.ascontiguousarray(pts[:, 1:]),
+                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    values = values.reshape(-1, 1, 3)
+    near_a = t < 0.5
+    pixels = np.concatenate([markers.normalise(values[near_a], *wba),
+                             markers.normalise(values[~near_a], *wbb)]).reshape(-1, 3)
+    return _longest_run(look.model.classify(pixels), colour) * step
+
+
+def _longest_run(classes: np.ndarray, colour: int) -> int:
+    """The most samples in a row (``classes``, one line's) of one lane colour other than
+    ``colour`` (background and none break a run)."""
+    other = (classes >= 0) & (classes != colour)
+    if not other.any():
+        return 0
+    # a run starts at a sample of another colour whose predecessor is not the same other colour
+    start = other.copy()
+    start[1:] &= (classes[1:] != classes[:-1]) | ~other[:-1]
+    ids = np.cumsum(start)
+    return int(np.bincount(ids[other]).max())
+
+
+def _off_its_lane(image: np.ndarray, looked: list[tuple[np.ndarray, WhiteBlack]],
+                  colours: list[str | None], look: TilesLook) -> int | None:
+    """The part of a seat that cannot lie on the lane another part of the same colour lies on
+    (see :func:`between`: the line between them crosses at least ``tiles.between_run`` marker
+    sides of another lane's colour), or None."""
+    bar = float(section("tiles")["between_run"])
+    for i in range(len(looked)):
+        for j in range(i + 1, len(looked)):
+            colour = colours[i]
+            if colour is None or colour != colours[j]:
+                continue
+            if between(image, looked[i], looked[j], look,
+                       look.model.names.index(colour)) >= bar:
+                return j
+    return None
+
+
 def _all_parts(found: dict[int, np.ndarray]) -> bool:
     seats = {m // 3 for m in found}
     return all(markers.tile_id(s, p) in found for s in seats for p in range(3))
@@ -510,6 +578,13 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
             colours.append(colour)
             confidences.append(round(conf, 3))
             looked.append((quad, wb))
+        if all(c is not None for c in colours):
+            # two parts of one colour lie on the board's one lane of it: a tile put aside
+            # beside the board, on a table near that colour (dark green felt at the picture's
+            # edge), is joined to the other by a line over the board's other lanes
+            off = _off_its_lane(image, looked, colours, look)
+            if off is not None:
+                colours[off] = None
         if board_quads is None and all(c is not None for c in colours):
             # no board corner markers: the lane's own size tells it from a table of its colour
             # (a tile put aside on green felt read green). Asked only of a seat whose three
