@@ -302,6 +302,16 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
             best, gap, passes, cut = judged(wide_scores[k], float(wide_gaps[k]),
                                             wide_edges[k] & (wide_scores[k] > -1.0), knn_value, i,
                                             views[k])
+            # ... and the value read there must fit well (``farther_min_correlation``) unless
+            # the nearest calibration card or the card's colour names it too: a value whose
+            # print lay far out of both windows is never compared at full size in either, and
+            # a middling fit of a sparse print (a 1's numeral and one pip) then wins alone (other
+            # art 13011 g011: two turned 3s on an area registered a fifth of a cell off, their
+            # prints beyond both windows, read as 1 at 0.716 and 0.711, the nearest card a 5's)
+            if passes and not cut and best == before and knn_value != best \
+                    and coloured[i] != best \
+                    and wide_scores[k][best] < cfg["farther_min_correlation"]:
+                passes = False
             if passes and not cut and best == before:
                 readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), views[k]))
                 if wide_scores[k][best] < cfg["min_correlation_read"]:
