@@ -2,9 +2,9 @@
 the card held beside them. Other art 13011 (gate 9): two of its four calibration outlines were a
 board's lanes (paper round the parts 0.11 and 0.13, the held cards' 0.43 and 0.51), their colours
 learnt as the robot's parts: blue and yellow came out near the cards' pale blue paper, and 17 of
-20 order cards were declined. Calibration now takes the largest outline that shows paper round
-the robot (``calibration_min_paper``), and leaves a picture out where none does while at least
-``calibration_min_papered`` of its cards do."""
+20 order cards were declined. Calibration now leaves out a picture whose card shows less paper
+round the robot than ``calibration_min_paper`` while at least ``calibration_min_papered`` of its
+cards show that much."""
 
 from __future__ import annotations
 
@@ -47,28 +47,26 @@ def _on_the_card(quad: np.ndarray) -> bool:
     return 760 <= centre[0] <= 960 and 220 <= centre[1] <= 490
 
 
-def test_the_held_card_is_taken_over_the_larger_lanes() -> None:
+def test_lanes_taken_for_the_card_are_said_to_show_no_paper() -> None:
     image = _picture()
-    assert not _on_the_card(order.find_card(image))  # the lanes, as main took them
     quad, papered = order._calibration_card(image)
-    assert papered and _on_the_card(quad)
-
-
-def test_lanes_alone_are_taken_as_before_and_said_to_show_no_paper() -> None:
-    image = _picture(card=False)
-    quad, papered = order._calibration_card(image)
+    assert np.allclose(quad, order.find_card(image)) and not _on_the_card(quad)  # the lanes
     assert not papered
-    assert np.allclose(quad, order.find_card(image))
     assert order.paper_shown(order.warp_card(image, quad), order.default_masks()) < \
         float(section("order")["calibration_min_paper"])
 
 
+def test_a_card_alone_shows_its_paper() -> None:
+    quad, papered = order._calibration_card(_picture(board=False))
+    assert papered and _on_the_card(quad)
+
+
 def _learn(config: Config) -> order.OrderLook:
     names = ["red", "green", "blue", "yellow"]
-    examples = [(_picture(("red", "green", "blue")), "red-green-blue"),
-                (_picture(("yellow", "blue", "green")), "yellow-blue-green"),
-                (_picture(card=False), "blue-yellow-red"),
-                (_picture(card=False), "green-blue-yellow")]
+    examples = [(_picture(("red", "green", "blue"), board=False), "red-green-blue"),
+                (_picture(("yellow", "blue", "green"), board=False), "yellow-blue-green"),
+                (_picture(("blue", "yellow", "red")), "blue-yellow-red"),
+                (_picture(("green", "blue", "yellow")), "green-blue-yellow")]
     return order.learn(examples, ColourModel.default(names, config.game.display))
 
 
