@@ -271,7 +271,8 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
     # the print strengths below are measured (as many prints measured as before: a reading
     # only ever taken away)
     weak: set[int] = set()
-    cut_off: list[tuple[int, int, float, int]] = []  # (cell, nearest card's value, occupancy, best)
+    # (cell, nearest card's value, occupancy, best, which values fitted best on the edge)
+    cut_off: list[tuple[int, int, float, int, np.ndarray]] = []
     for k, ((i, knn_value, occupancy), scores) in enumerate(
             zip(to_match, all_scores if to_match else [], strict=True)):
         best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i,
@@ -282,7 +283,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
             if scores[best] < cfg["min_correlation_read"]:
                 weak.add(i)
         elif passes:
-            cut_off.append((i, knn_value, occupancy, best))
+            cut_off.append((i, knn_value, occupancy, best, edges[k]))
     if cut_off and farther is not None:
         # where another value fits best on the window's edge, its print may lie farther out
         # than the window reaches: looked for again in windows reaching farther, the cell is
@@ -294,14 +295,28 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # far behind the best, left a card asked; a print cut by the first window shows more
         # of itself in the farther one and comes closer.)
         wide = farther(scale)
-        views = [wide[i] for i, _, _, _ in cut_off]
+        views = [wide[i] for i, _, _, _, _ in cut_off]
         wide_gaps = np.full(len(cut_off), np.nan)
         wide_edges = np.zeros((len(cut_off), 6), bool)
         wide_scores = match_windows(look, views, wide_gaps, wide_edges)
-        for k, (i, knn_value, occupancy, before) in enumerate(cut_off):
+        for k, (i, knn_value, occupancy, before, first_edge) in enumerate(cut_off):
             best, gap, passes, cut = judged(wide_scores[k], float(wide_gaps[k]),
                                             wide_edges[k] & (wide_scores[k] > -1.0), knn_value, i,
                                             views[k])
+            # ... and where the nearest calibration card names another value, one that fitted
+            # best on the first window's edge (the card may be that value, its print out of
+            # reach), the value read must fit well there (``farther_min_correlation``) unless the
+            # card's colour names it: a print lying far out of both windows is never compared at
+            # full size in either, and a middling fit of a sparse print (a 1's numeral and one
+            # pip) then wins alone (other art 13011 g011: two turned 3s on an area registered a
+            # fifth of a cell off, read as 1 at 0.716 and 0.711, the nearest card a 5, which
+            # fitted best on the first window's edge; right readings so read fitted 0.74-0.77,
+            # their nearest card's value not on the edge)
+            if passes and not cut and best == before and knn_value != best \
+                    and 0 <= knn_value < len(first_edge) and bool(first_edge[knn_value]) \
+                    and coloured[i] != best \
+                    and wide_scores[k][best] < cfg["farther_min_correlation"]:
+                passes = False
             if passes and not cut and best == before:
                 readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), views[k]))
                 if wide_scores[k][best] < cfg["min_correlation_read"]:
