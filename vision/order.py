@@ -1415,10 +1415,15 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         labels.append([names.index(c) for c in robot.split("-")])
         aspects.append(card_aspect(quad))
         areas.append(float(cv2.contourArea(quad)) / (image.shape[0] * image.shape[1]))
-    if sum(papered) >= int(cfg["calibration_min_papered"]) and not all(papered):
+    shown = sum(papered)
+    if not all(papered) and (shown >= int(cfg["calibration_min_papered"]) or
+                             0 < shown < len(papered) / 2):
         # outlines with no paper round the robot (a board's lanes taken for the card) are left
         # out while enough cards that show paper remain: their colours would be learnt as the
-        # robot's parts
+        # robot's parts. Where most outlines were boards (other art 13543: three of four), the
+        # cards that do show paper are all that is learnt from: learning the boards, whose
+        # likeness to each other outvoted the one card, taught a card with no paper, and a pale
+        # forearm was then read as a robot (o019, green-green-green at 1.0)
         keep = [i for i in range(len(cards)) if papered[i]]
         cards, labels = [cards[i] for i in keep], [labels[i] for i in keep]
         plain = [plain[i] for i in keep]

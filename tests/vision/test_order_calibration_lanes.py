@@ -86,3 +86,33 @@ def test_without_the_rule_the_lanes_are_learnt(config: Config,
     monkeypatch.setattr(order, "section", lambda name: {**real, "calibration_min_papered": 99}
                         if name == "order" else section(name))
     assert not _learn(config).learnt
+
+
+def _mostly_lanes() -> list[tuple[np.ndarray, str]]:
+    """Other art 13543: three of the four calibration outlines were a board's lanes."""
+    return [(_picture(("red", "green", "blue"), board=False), "red-green-blue"),
+            (_picture(("yellow", "blue", "green")), "yellow-blue-green"),
+            (_picture(("blue", "yellow", "red")), "blue-yellow-red"),
+            (_picture(("green", "blue", "yellow")), "green-blue-yellow")]
+
+
+def test_where_most_outlines_are_lanes_the_one_card_is_what_is_learnt(config: Config) -> None:
+    names = ["red", "green", "blue", "yellow"]
+    look = order.learn(_mostly_lanes(), ColourModel.default(names, config.game.display))
+    # learnt from the card alone: its paper round the robot
+    assert look.paper_share is not None and look.paper_share > 0.3
+    reading = order.read_order(_picture(("red", "green", "blue"), board=False), look).reading
+    assert reading.robot == "red-green-blue"
+
+
+def test_learning_most_outlines_on_lanes_teaches_a_card_with_no_paper(
+        config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the rule is for: with the lanes learnt (the left-out part switched off), the card
+    learnt shows almost no paper, so the paper checks would let anything through."""
+    names = ["red", "green", "blue", "yellow"]
+    real = section("order")
+    monkeypatch.setattr(order, "section", lambda name: {**real, "calibration_min_papered": 99,
+                                                        "calibration_min_paper": -1.0}
+                        if name == "order" else section(name))
+    look = order.learn(_mostly_lanes(), ColourModel.default(names, config.game.display))
+    assert look.paper_share is None or look.paper_share < 0.3
