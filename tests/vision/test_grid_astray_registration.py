@@ -24,7 +24,6 @@ import pytest
 
 from vision import grid
 from vision.grid import geometry, registration
-from vision.grid import outlines as outlines_module
 
 IMAGE = np.zeros((720, 1280, 3), np.uint8)  # no print anywhere: the printed re-ask finds none
 PLACE = np.array([[1.0, 0.0, -500.0], [0.0, 1.0, -150.0], [0.0, 0.0, 1.0]])  # image -> area
@@ -68,17 +67,13 @@ def _passes(monkeypatch: pytest.MonkeyPatch,
             first: dict[int, tuple[float, float, float]],
             later: dict[int, tuple[float, float, float]]) -> None:
     """card_outlines finding ``first``'s boxes (offsets at ``PLACE``) on the first pass and
-    ``later``'s (offsets from the middles of the area it is asked about) on every pass after;
-    the second look at ``register_band_astray`` (another side band) starts afresh."""
+    ``later``'s (offsets from the middles of the area it is asked about) on every pass after."""
     w, h = geometry._cell_size()
     middles = _middles()
     calls = [0]
-    band: list[list[int]] = [[]]
 
     def outlines(image: np.ndarray, place: np.ndarray
                  ) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
-        if outlines_module._band != band[0]:
-            band[0], calls[0] = list(outlines_module._band), 0
         boxes = first if calls[0] == 0 else later
         calls[0] += 1
         at = middles.copy()

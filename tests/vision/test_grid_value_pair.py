@@ -239,11 +239,9 @@ def test_own_art_9723_g002_its_close_calls_are_scored_the_way_the_cards_lie(
     # the templates put the wrong value of 3/5 first on three cards: the pairwise score
     # names the other value for each, so none is read. (Since the wrong-cells and astray
     # rounds, calibration's registration lets the templates put one of the three, (2, 1),
-    # right by a hair, so it never reaches the pairwise step: the others still must. Since
-    # register_band 3, the mat lines round, calibration's registration lets the templates put
-    # all three right, 3 at 0.01: the step is not asked, and no card may be read wrong.)
+    # right by a hair, so it never reaches the pairwise step: the others still must.)
     called = sorted((a, b) for a, b, _ in asked)
-    assert called in ([], [(3, 5), (5, 3)], [(3, 5), (5, 3), (5, 3)])
+    assert called in ([(3, 5), (5, 3)], [(3, 5), (5, 3), (5, 3)])
     assert all(s <= -0.3 for _, _, s in asked)
     for r in range(5):
         for c in range(5):

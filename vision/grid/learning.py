@@ -17,7 +17,7 @@ from vision.grid.features import _distances, area_features
 from vision.grid.look import EMPTY, Grid, GridLook
 from vision.grid.pairs import learn_pair_floor, learn_print_offsets
 from vision.grid.reader import _cells_and_table
-from vision.grid.registration import register_calibration
+from vision.grid.registration import register
 from vision.grid.templates import learn_templates
 from vision.thresholds import section
 
@@ -125,7 +125,7 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
         image = _picture(picture)
         # the area as the picture's cards lie (the inset stays the fallback's, for readings
         # whose cards are too few to register the area)
-        p = register_calibration(image, _area_homography(corners, (ax, ay), 0))
+        p = register(image, _area_homography(corners, (ax, ay), 0))[0]
         areas.append(rectify(image, corners, (ax, ay), white=white, place=p))
         greys.append(grey_area(image, corners, (ax, ay), p))
         cells, table, _ = _cells_and_table(image, corners, (ax, ay), white, p)

@@ -7,8 +7,6 @@ Searched at ``OUTLINE_SCALE`` of the canonical size.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import NamedTuple
 
 import cv2
@@ -18,21 +16,6 @@ from vision.grid.geometry import _cell_size
 from vision.thresholds import section
 
 OUTLINE_SCALE = 0.5  # card outlines are searched at half the canonical size
-
-# the side band (half-size pixels) the search sums each side's step over while set (else
-# ``register_band``): registration looks again with ``register_band_astray`` when the cards
-# say astray (:func:`vision.grid.registration.register_checked`)
-_band: list[int] = []
-
-
-@contextmanager
-def side_band(band: int) -> Iterator[None]:
-    """The outline search summing each side's step over ``band`` half-size pixels inside."""
-    _band.append(band)
-    try:
-        yield
-    finally:
-        _band.pop()
 
 
 def _windows(score: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -98,8 +81,7 @@ def _outline_search(image: np.ndarray, place: np.ndarray) -> _OutlineSearch:
     widths = [k for k in widths if k // 2 <= min(c0, ww - c1)] or [min(c0, ww - c1) * 2]
     heights = [k for k in heights if k // 2 <= min(r0, hh - r1)] or [min(r0, hh - r1) * 2]
     return _OutlineSearch(gx, gy, (r0, r1, c0, c1), rows - r0, cols - c0, cx, cy, rx, ry,
-                          widths, heights, _band[-1] if _band else int(cfg["register_band"]),
-                          pad)
+                          widths, heights, int(cfg["register_band"]), pad)
 
 
 def _strength(steps: np.ndarray) -> np.ndarray:

@@ -16,7 +16,6 @@ from vision.grid.outlines import (
     _max_around,
     _outline_windows,
     card_outlines,
-    side_band,
 )
 from vision.thresholds import section
 
@@ -131,34 +130,6 @@ def register(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool]:
     return out, confirmed
 
 
-def register_calibration(image: np.ndarray, place: np.ndarray) -> np.ndarray:
-    """The area of a calibration picture (:func:`register_checked`), kept at the markers' own
-    ``place`` when the side bands disagree: the cards' lattice found at ``register_band`` and
-    the one found at ``register_band_astray``, both confirmed, lie more than
-    ``register_band_apart`` of a cell apart.
-
-    Each band is blind to a thin line of its own: a band of three cancels a mat's printed
-    lines, but also a card's outline when that is a thin frame too (own art's cards: a pale
-    frame and a dark line, each one pixel at the search's half size, beside a mat's printed
-    lines); a band of two takes the mat's lines for card sides. Where both bands settle and
-    disagree, one of them followed lines and which cannot be told from the outlines. A
-    calibration picture's cards become every value's templates, so such a picture is cut
-    where the markers put it, as one whose cards said astray: own art 10202's calibration
-    picture 2 settled 0.30 of a cell off at band 3 (the cards' boxes split between two
-    lattices, its columns squeezed 7 %), at band 2 0.08, 0.32 apart; its 3s and 5s, cut
-    there, made the 3's templates fit a centred 5 better than the 5's (a clean 5 read as 3)."""
-    out, confirmed, astray = register_checked(image, place)
-    if astray or not confirmed:
-        return out
-    cfg = section("grid")
-    with side_band(int(cfg["register_band_astray"])):
-        other, other_confirmed, other_astray = _register_by_band(image, place)
-    if other_confirmed and not other_astray and _move(out, other) > float(
-            cfg["register_band_apart"]):
-        return place
-    return out
-
-
 def register_checked(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool, bool]:
     """The area's homography (image -> area pixels) corrected so the cards found
     (:func:`card_outlines`) lie in the middle of their cells: the markers alone place the area
@@ -180,21 +151,6 @@ def register_checked(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, 
     the bare table beside a card, can agree on a lattice of their own; when the printed ones
     alone confirm an area within ``register_max_move`` of the markers', that is taken. Too few
     printed cards to tell, or printed cards astray too, leave the picture astray."""
-    out, confirmed, astray = _register_by_band(image, place)
-    if astray:
-        # a band of three cancels a thin printed line's two steps (a mat's cell lines), but
-        # also the thin printed border that is all some cards show on a table their paper's
-        # colour (white cards on a white mottled table, other art 12405 g004 g007): where the
-        # cards say astray, they are asked again with ``register_band_astray``
-        with side_band(int(section("grid")["register_band_astray"])):
-            again = _register_by_band(image, place)
-        if not again[2]:
-            return again
-    return out, confirmed, astray
-
-
-def _register_by_band(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool, bool]:
-    """:func:`register_checked` at the outline search's side band as it stands."""
     out, confirmed, astray = _register_checked(image, place, printed=False)
     if astray:
         again, confirmed_again, _ = _register_checked(image, place, printed=True)
