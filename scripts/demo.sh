@@ -15,4 +15,4 @@ fi
 echo "== no display found: playing the demo on a virtual screen (Xvfb)"
 out="$PWD/demo-screenshots"
 xvfb-run -a -s "-screen 0 800x480x24" .venv/bin/robo-companion demo --autoplay --screenshots "$out" "$@"
-echo "== the demo played a Robo Factory and a Robot Master game; screenshots are in $out"
+echo "== the demo played a Robo Factory and a Robot Master game and set up its camera; screenshots are in $out"
