@@ -88,10 +88,27 @@ def test_without_the_rule_the_correction_stands(monkeypatch: pytest.MonkeyPatch)
     # toward a neighbour whose own box does not hold at its middle either (cards off their
     # cells, as in other art 9201)
     {(4, 1): (-13, 4), (3, 1): (-9, 0)},
+    # toward held cards, but less than register_hold_beside_off of a cell: a card a little
+    # off its cell
+    {(4, 1): (-6, 0), (4, 2): (-6, 1)},
 ])
 def test_boxes_off_toward_no_held_card_still_count(
         monkeypatch: pytest.MonkeyPatch, beside: dict[tuple[int, int], tuple[int, int]]) -> None:
     _boxes(monkeypatch, beside)
+    out, _, _ = grid.register_checked(IMAGE, PLACE)
+    assert np.allclose(out, MOVED)
+
+
+@pytest.mark.usefixtures("moved_far")
+def test_neighbours_holding_only_loosely_do_not_excuse(monkeypatch: pytest.MonkeyPatch) -> None:
+    # other art 9205 g016: every card 0.2-0.3 of a cell off at the markers' area, the
+    # neighbours scoring 0.71-0.88 of their best at their middles (enough to hold, not to
+    # vouch for a box beside them)
+    wins = _windows({(4, 1): (-13, 4), (4, 2): (-13, 5)})
+    for r, c in ((3, 1), (3, 2)):
+        wins[0][r * 5 + c, RY, RX] = 70.0
+        wins[0][r * 5 + c, RY + 6, RX + 2] = 90.0
+    monkeypatch.setattr(registration, "_outline_windows", lambda image, place: wins)
     out, _, _ = grid.register_checked(IMAGE, PLACE)
     assert np.allclose(out, MOVED)
 

@@ -210,10 +210,14 @@ def _markers_hold(image: np.ndarray, place: np.ndarray, beside: bool = False) ->
 
     ``beside`` (asked only of a correction moving the area farther than
     ``register_hold_move``): a box weak at its middle whose best lies toward a neighbouring
-    cell (past ``register_tolerance``, along the axis it lies farther along) whose own box is
-    strong and holds at its middle is that neighbour's card seen from beside it, not a card
-    off its cell (two cards cannot lie in one place), and is not counted against the markers'
-    area. Other art 13749 g007: six cards in an upright T on a printed mat, all six holding at
+    cell (at least ``register_hold_beside_off`` of a cell off, along the axis it lies farther
+    along) whose own box is strong and scores at its middle ``register_hold_beside_share`` of
+    its best is that neighbour's card seen from beside it, not a card off its cell (two cards
+    cannot lie in one place), and is not counted against the markers' area. (Cards all a
+    little off at the markers' area hold only loosely: other art 9205 g016, neighbours at
+    0.71-0.88, boxes 0.2-0.33 of a cell off.)
+
+    Other art 13749 g007: six cards in an upright T on a printed mat, all six holding at
     the markers' area (0.98-1.0), two empty cells below the bottom row snapped to those cards'
     edges 0.4 of a cell up (0.21, 0.22); the markers' area failed by one box, the passes' area
     0.41 of a cell off held (its worst card 0.59), and three 5s were read as 3 there."""
@@ -242,14 +246,15 @@ def _markers_hold(image: np.ndarray, place: np.ndarray, beside: bool = False) ->
     share = float(cfg["register_hold_share"])
     failed = strong & (middle < share * best)
     if beside and failed.any():
-        held = strong & ~failed
+        held = strong & (middle >= float(cfg["register_hold_beside_share"]) * best)
+        off = float(cfg["register_hold_beside_off"]) * OUTLINE_SCALE
         for i in np.flatnonzero(failed).tolist():
             dy, dx = np.unravel_index(int(win[i].argmax()), win[i].shape)
             dy, dx = int(dy) - ry, int(dx) - rx
             r, c = divmod(i, 5)
-            if abs(dy) > ty and abs(dy) * tx >= abs(dx) * ty:
+            if abs(dy) > ty and abs(dy) * tx >= abs(dx) * ty and abs(dy) >= off * h:
                 r += int(np.sign(dy))
-            elif abs(dx) > tx:
+            elif abs(dx) > tx and abs(dx) * ty > abs(dy) * tx and abs(dx) >= off * w:
                 c += int(np.sign(dx))
             else:
                 continue
