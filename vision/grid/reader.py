@@ -4,7 +4,6 @@ others and apply the group rules (:func:`read_grid`, :func:`read_grid_region`).
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from companion.ports import GridObservation
