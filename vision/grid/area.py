@@ -170,7 +170,17 @@ def balance(area: np.ndarray, white: np.ndarray) -> np.ndarray:
 
 
 def grey_area(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
-              place: np.ndarray | None = None) -> np.ndarray:
-    """The area in grey at the canonical size, ``MARGIN`` pixels around."""
-    return cv2.cvtColor(rectify(image, corners, inset, margin=MARGIN, place=place),
-                        cv2.COLOR_BGR2GRAY)
+              place: np.ndarray | None = None, mode: str = "grey") -> np.ndarray:
+    """The area in grey at the canonical size, ``MARGIN`` pixels around (``mode``: as
+    :func:`print_grey`)."""
+    return print_grey(rectify(image, corners, inset, margin=MARGIN, place=place), mode)
+
+
+def print_grey(bgr: np.ndarray, mode: str = "grey") -> np.ndarray:
+    """The grey the value templates are learnt and matched in: ``"grey"`` the usual luminance;
+    ``"min"`` the darkest of the three channels, where a white print on a pale coloured card
+    (a yellow card: its blue is low, the print's is not) stands out as clearly as on a dark
+    one (see ``GridLook.print_grey``)."""
+    if mode == "min":
+        return np.asarray(cv2.min(cv2.min(bgr[:, :, 0], bgr[:, :, 1]), bgr[:, :, 2]))
+    return np.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY))

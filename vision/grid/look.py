@@ -49,6 +49,10 @@ class GridLook:
     #: calibration cards (NaN when unseen: no pairwise reading)
     print_offsets: np.ndarray = field(
         default_factory=lambda: np.full((6, 2), np.nan, np.float32))
+    #: the grey the templates are learnt and matched in (:func:`vision.grid.area.print_grey`):
+    #: ``"grey"``, or ``"min"`` where some value's white print on its pale card barely shows in
+    #: grey (:func:`vision.grid.learning._print_grey_mode`)
+    print_grey: str = "grey"
 
     @property
     def learnt(self) -> bool:
@@ -71,7 +75,8 @@ class GridLook:
                 "pair_floor": [[None if np.isnan(x) else float(x) for x in row]
                                for row in self.pair_floor.tolist()],
                 "print_offsets": [[None if np.isnan(x) else float(x) for x in row]
-                                  for row in self.print_offsets.tolist()]}
+                                  for row in self.print_offsets.tolist()],
+                "print_grey": self.print_grey}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -100,4 +105,6 @@ class GridLook:
                    .astype(np.float32),
                    # stored before the prints' offsets were learnt: no pairwise reading
                    np.array(data.get("print_offsets", [[None] * 2] * 6), np.float64)
-                   .astype(np.float32))
+                   .astype(np.float32),
+                   # stored before the grey was chosen: the usual grey
+                   str(data.get("print_grey", "grey")))

@@ -4,11 +4,10 @@ others and apply the group rules (:func:`read_grid`, :func:`read_grid_region`).
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from companion.ports import GridObservation
-from vision.grid.area import _area_homography, balance, find_area_seen, rectify
+from vision.grid.area import _area_homography, balance, find_area_seen, print_grey, rectify
 from vision.grid.empty import surely_empty
 from vision.grid.features import area_features, shifted_features
 from vision.grid.geometry import MARGIN, SEARCH, _cell_size, scaled_windows
@@ -37,8 +36,8 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         w, h = _cell_size()
         m = table_margin()
         feats = area_features(area)
-        g = cv2.cvtColor(raw[m - MARGIN:m + 5 * h + MARGIN, m - MARGIN:m + 5 * w + MARGIN],
-                         cv2.COLOR_BGR2GRAY)
+        g = print_grey(raw[m - MARGIN:m + 5 * h + MARGIN, m - MARGIN:m + 5 * w + MARGIN],
+                       look.print_grey)
         windows = scaled_windows(g, 1.0)
         table, foreign, patches, table_at = table_patches(image, corners, look.inset, white,
                                                           big, place)
@@ -55,8 +54,8 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         def farther(scale: float) -> list[np.ndarray]:
             # the grey area with as much more around as the windows reach farther
             e = extra - SEARCH
-            wide = cv2.cvtColor(raw[m - MARGIN - e:m + 5 * h + MARGIN + e,
-                                    m - MARGIN - e:m + 5 * w + MARGIN + e], cv2.COLOR_BGR2GRAY)
+            wide = print_grey(raw[m - MARGIN - e:m + 5 * h + MARGIN + e,
+                                  m - MARGIN - e:m + 5 * w + MARGIN + e], look.print_grey)
             return scaled_windows(wide, scale, extra)
 
         def shifted(at: list[int]) -> list[np.ndarray]:
