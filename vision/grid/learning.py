@@ -57,6 +57,25 @@ def _unshifted_rows(pictures: int) -> np.ndarray:
 Picture = np.ndarray | Callable[[], np.ndarray]
 
 
+def registered_first(confirmed: list[bool]) -> list[int]:
+    """The order the calibration pictures are learnt from for the values' prints
+    (:func:`learn_templates`, :func:`learn_pair_floor`): the pictures whose cards registered the
+    area (``confirmed``: re-fit it or found it right as it was) first, each group in the
+    pictures' own order.
+
+    Each value's templates are cut in the frame of its first card, and the others aligned on
+    it. In a picture the cards did not confirm, the area is the markers' alone, and markers
+    stuck down off the area's corners put the cards up to a quarter of a cell off their cells:
+    a first card from there carries its own edge and the surface beside it into every template
+    of its value (other art 14011, blind gate 10: its first picture's cards lay 0.2 of a cell
+    down and across, the 5s' templates were cut from its 5 and centred 5s fitted them 0.56-0.58,
+    a 3's 0.66-0.71; 15 of 20 clean grids declined a 5 and the empty cells beside it). With
+    ``template_reference_registered`` off, the pictures' own order."""
+    if not bool(section("grid")["template_reference_registered"]):
+        return list(range(len(confirmed)))
+    return sorted(range(len(confirmed)), key=lambda i: not confirmed[i])
+
+
 def _picture(picture: Picture) -> np.ndarray:
     return picture() if callable(picture) else picture
 
@@ -121,11 +140,13 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     ay = best([(ax, a) for a in steps])
     grids = [g for *_, g in found]
     areas, greys, mins, cells_by_image, empties, tables = [], [], [], [], [], []
+    confirmed: list[bool] = []
     for picture, corners, white, g in found:
         image = _picture(picture)
         # the area as the picture's cards lie (the inset stays the fallback's, for readings
         # whose cards are too few to register the area)
-        p = register(image, _area_homography(corners, (ax, ay), 0))[0]
+        p, held = register(image, _area_homography(corners, (ax, ay), 0))
+        confirmed.append(held)
         areas.append(rectify(image, corners, (ax, ay), white=white, place=p))
         greys.append(grey_area(image, corners, (ax, ay), p))
         mins.append(grey_area(image, corners, (ax, ay), p, "min"))
@@ -148,19 +169,24 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     same = np.where(plain_classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
     spread = float(np.percentile(same[np.isfinite(same)], 95)) if np.isfinite(same).any() else 1.0
     del d, same
-    templates, values, masks = learn_templates(greys, grids)
+    # the values' prints are cut in the frame of each value's first card: the cards of the
+    # pictures their own outlines registered come first (registered_first)
+    first = registered_first(confirmed)
+    by_greys, by_grids = [greys[i] for i in first], [grids[i] for i in first]
+    templates, values, masks = learn_templates(by_greys, by_grids)
     mode = "grey"
     if _print_contrast_weak(templates, values, masks):
-        in_min = learn_templates(mins, grids)
+        by_mins = [mins[i] for i in first]
+        in_min = learn_templates(by_mins, by_grids)
         if _weakest_print(*in_min) >= _weakest_print(templates, values, masks) * float(
                 cfg["print_grey_gain"]):
-            mode, greys = "min", mins
+            mode, by_greys = "min", by_mins
             templates, values, masks = in_min
     del mins
     bare_mode, bare, texture = learn_bare(empties, tables)
     value_colours, value_spread = learn_value_colours(cells_by_image, grids)
-    pair_floor = learn_pair_floor(greys, grids)
-    print_offsets = learn_print_offsets(templates, values, greys, grids)
+    pair_floor = learn_pair_floor(by_greys, by_grids)
+    print_offsets = learn_print_offsets(templates, values, by_greys, by_grids)
     return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
                     templates, values, masks, bare_mode, bare, texture, value_colours,
                     value_spread, pair_floor, print_offsets, mode)
