@@ -175,10 +175,11 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     by_greys, by_grids = [greys[i] for i in first], [grids[i] for i in first]
     templates, values, masks = learn_templates(by_greys, by_grids)
     mode = "grey"
-    if _print_contrast_weak(templates, values, masks):
+    strengths = _print_strengths(templates, values, masks)
+    if _print_contrast_weak(strengths):
         by_mins = [mins[i] for i in first]
         in_min = learn_templates(by_mins, by_grids)
-        if _weakest_print(*in_min) >= _weakest_print(templates, values, masks) * float(
+        if min(_print_strengths(*in_min), default=0.0) >= min(strengths) * float(
                 cfg["print_grey_gain"]):
             mode, by_greys = "min", by_mins
             templates, values, masks = in_min
@@ -203,17 +204,12 @@ def _print_strengths(templates: np.ndarray, values: np.ndarray, masks: np.ndarra
     return out
 
 
-def _weakest_print(templates: np.ndarray, values: np.ndarray, masks: np.ndarray) -> float:
-    strengths = _print_strengths(templates, values, masks)
-    return min(strengths) if strengths else 0.0
-
-
-def _print_contrast_weak(templates: np.ndarray, values: np.ndarray, masks: np.ndarray) -> bool:
+def _print_contrast_weak(strengths: list[float]) -> bool:
     """Whether some value's print shows far more weakly than the others' do in grey: a white
     numeral on a pale yellow card, whose grey is nearly the print's (own art 14001: the 3's
     print 0.66 of the values' median; its cards' prints fitted their templates 0.67-0.80, the
-    5's often better, and every grid with a 3 near the empty cells was declined)."""
-    strengths = _print_strengths(templates, values, masks)
+    5's often better, and every grid with a 3 near the empty cells was declined); ``strengths``
+    as :func:`_print_strengths` gives them."""
     if len(strengths) < 3:
         return False
     return min(strengths) < float(section("grid")["print_grey_weak"]) * float(

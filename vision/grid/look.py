@@ -51,7 +51,7 @@ class GridLook:
         default_factory=lambda: np.full((6, 2), np.nan, np.float32))
     #: the grey the templates are learnt and matched in (:func:`vision.grid.area.print_grey`):
     #: ``"grey"``, or ``"min"`` where some value's white print on its pale card barely shows in
-    #: grey (:func:`vision.grid.learning._print_grey_mode`)
+    #: grey (chosen in :func:`vision.grid.learning.learn`)
     print_grey: str = "grey"
 
     @property
