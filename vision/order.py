@@ -1175,17 +1175,26 @@ def read_classes(cls: np.ndarray, look: OrderLook) -> RobotReading:
     cfg = section("order")
     colours: list[str | None] = []
     confidences: list[float] = []
+    shown = float(cfg["min_part_shown"]) if look.learnt else 0.15
     for k in range(3):
-        cls_ = cls[look.masks[k]]
-        counts = np.bincount(cls_[cls_ >= 0], minlength=len(look.model.names)).astype(float)
-        order = np.argsort(counts)[::-1]
         # the part's colour is what its colours say: the paper in its place is not counted
         # (default bands hold paper; a learnt place is where most calibration cards showed
         # the part, and a card whose art draws the part smaller, or a finger over it, shows
         # paper or skin in some of it), but enough of the place must show part colours
-        total = max(float(counts.sum()), 1.0)
-        shown = float(cfg["min_part_shown"]) if look.learnt else 0.15
+        cls_ = cls[look.masks[k]]
+        counts = np.bincount(cls_[cls_ >= 0], minlength=len(look.model.names)).astype(float)
         enough = counts.sum() >= max(cfg["min_mask_pixels"], shown * len(cls_))
+        if not enough and look.learnt and \
+                len(cls_) * shown < float(cfg["min_mask_pixels"]):
+            # a place so small that the pixel floor asks more of it than min_part_shown (a
+            # thin strip where most calibration cards agreed: a head drawn round a white visor,
+            # other art 15016) shows too few part pixels on a card lined up a pixel off: it is
+            # read from the place grown by part_grow canonical pixels, on the same terms
+            cls_ = cls[_grown_place(look.masks, k)]
+            counts = np.bincount(cls_[cls_ >= 0], minlength=len(look.model.names)).astype(float)
+            enough = counts.sum() >= max(cfg["min_mask_pixels"], shown * len(cls_))
+        order = np.argsort(counts)[::-1]
+        total = max(float(counts.sum()), 1.0)
         share, runner_up = counts[order[0]] / total, counts[order[1]] / total
         confidence = round(float(max(0.0, share - runner_up)), 3)
         confidences.append(confidence)
@@ -1197,6 +1206,19 @@ def read_classes(cls: np.ndarray, look: OrderLook) -> RobotReading:
     if any(c is None for c in colours):
         return RobotReading(None, 0.0, parts)
     return RobotReading("-".join(c for c in colours if c is not None), min(parts), parts)
+
+
+def _grown_place(masks: np.ndarray, k: int) -> np.ndarray:
+    """Part ``k``'s learnt place grown by ``order.part_grow`` canonical pixels, within the
+    part's wide band and off the other parts' places."""
+    size = 2 * int(section("order")["part_grow"]) + 1
+    grown = cv2.dilate(masks[k].astype(np.uint8), np.ones((size, size), np.uint8)) > 0
+    h = masks.shape[1]
+    top, bottom = WIDE_BANDS[k]
+    band = np.zeros_like(grown)
+    band[int(top * h):int(bottom * h)] = True
+    others = np.delete(masks, k, axis=0).any(axis=0)
+    return np.asarray(grown & band & ~others)
 
 
 def layout_fit(cls: np.ndarray, masks: np.ndarray) -> float:
