@@ -539,7 +539,9 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
     bh, bw = mask.shape
     sw, sh = frame[2:]
     edge = (g8 > level) & (mask > 0)
-    min_side = math.sqrt(float(cfg["min_area"]) * sw * sh / shape[1])
+    # (the two lines may be the inner edges of a frame printed round the card: see _four_sided)
+    min_side = math.sqrt(float(cfg["min_area"]) * sw * sh / shape[1]) * (
+        1 - 2 * float(cfg["line_frame_share"]))
     support = float(cfg["min_edge_support"])
     ys, xs = np.nonzero(edge)
     if len(xs) < 4 * support * min_side:
@@ -622,7 +624,15 @@ def _four_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray, xs: n
     tilt = math.radians(float(cfg["edge_tilt_degrees"]))
     cos_tol = math.cos(math.radians(float(cfg["edge_direction_degrees"])))
     min_area = float(cfg["min_area"]) * sw * sh
-    found = _rectangles(pairs, tilt, min_area, shape)
+    # where the card's own edge does not show along enough of a side (a hand or a board of its
+    # frame's colour beside it), the rectangle found is the inner edge of a frame printed round
+    # the card, or runs along the frame: smaller and longer than the card (a frame f of the
+    # short side each side round a card of shape a: (a - 2f) / (1 - 2f)). Rectangles are
+    # looked for down to such a frame; once its sides are moved out past the frame, the
+    # outline must have the card's own shape, as before
+    inner = float(cfg["line_frame_share"])
+    found = _rectangles(pairs, tilt, min_area * (1 - 2 * inner) ** 2,
+                        (shape[0], (shape[1] - 2 * inner) / (1 - 2 * inner)))
     if not found:
         return None
     quads = np.stack(found)
