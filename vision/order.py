@@ -539,9 +539,7 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
     bh, bw = mask.shape
     sw, sh = frame[2:]
     edge = (g8 > level) & (mask > 0)
-    # (the two lines may be the inner edges of a frame printed round the card: see _four_sided)
-    min_side = math.sqrt(float(cfg["min_area"]) * sw * sh / shape[1]) * (
-        1 - 2 * float(cfg["line_frame_share"]))
+    min_side = math.sqrt(float(cfg["min_area"]) * sw * sh / shape[1])
     support = float(cfg["min_edge_support"])
     ys, xs = np.nonzero(edge)
     if len(xs) < 4 * support * min_side:
@@ -592,7 +590,11 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
         if len(lines) == int(cfg["line_candidates"]):
             break
 
-    pairs = []
+    # (pairs a little nearer than a card's least side may be the inner edges of a frame
+    # printed round the card: see _four_sided)
+    framed_side = min_side * (1 - 2 * float(cfg["line_frame_share"]))
+    pairs: list[tuple[tuple[float, float], tuple[float, float], float]] = []
+    framed: list[tuple[tuple[float, float], tuple[float, float], float]] = []
     for i in range(len(lines)):
         for j in range(i + 1, len(lines)):
             (ta, ra, _), (tb, rb, _) = lines[i], lines[j]
@@ -600,10 +602,14 @@ def _card_from_lines(mask: np.ndarray, crop: tuple[np.ndarray, np.ndarray], leve
                 continue
             # the same line family: offsets compared along one normal
             gap = abs(ra - rb) if abs(ta - tb) < math.pi / 2 else abs(ra + rb)
-            if gap >= min_side:
-                pairs.append(((ta, ra), (tb, rb), (ta + tb) / 2 if abs(ta - tb) < math.pi / 2
-                              else (ta + tb + math.pi) / 2 % math.pi))
+            if gap >= framed_side:
+                (pairs if gap >= min_side else framed).append(
+                    ((ta, ra), (tb, rb), (ta + tb) / 2 if abs(ta - tb) < math.pi / 2
+                     else (ta + tb + math.pi) / 2 % math.pi))
     found = _four_sided(mask, edge, direction, xs, ys, pairs, cfg, shape, frame, accept)
+    if found is None and float(cfg["line_frame_share"]) > 0:
+        found = _four_sided(mask, edge, direction, xs, ys, pairs, cfg, shape, frame, accept,
+                            framed)
     if found is None and partial is not None and not partial.found:
         guessed = _three_sided(mask, edge, direction, lines, pairs, cfg, frame, partial)
         if guessed is not None:
@@ -615,9 +621,14 @@ def _four_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray, xs: n
                 ys: np.ndarray, pairs: list[tuple[tuple[float, float], tuple[float, float], float]],
                 cfg: dict[str, Any], shape: tuple[float, float],
                 frame: tuple[int, int, int, int],
-                accept: Callable[[np.ndarray], bool] | None) -> np.ndarray | None:
+                accept: Callable[[np.ndarray], bool] | None,
+                framed: list[tuple[tuple[float, float], tuple[float, float], float]] | None = None
+                ) -> np.ndarray | None:
     """The largest rectangle of two pairs of ``pairs`` whose four sides run along edges (see
-    :func:`_card_from_lines`)."""
+    :func:`_card_from_lines`). With ``framed`` (pairs a little nearer than a card's least
+    side), only the rectangles a frame printed round the card allows besides (see below) are
+    looked at, of ``pairs`` and ``framed`` together: what is asked once the card's own shape
+    found none."""
     bh, bw = mask.shape
     sw, sh = frame[2:]
     support = float(cfg["min_edge_support"])
@@ -629,10 +640,16 @@ def _four_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray, xs: n
     # the card, or runs along the frame: smaller and longer than the card (a frame f of the
     # short side each side round a card of shape a: (a - 2f) / (1 - 2f)). Rectangles are
     # looked for down to such a frame; once its sides are moved out past the frame, the
-    # outline must have the card's own shape, as before
-    inner = float(cfg["line_frame_share"])
-    found = _rectangles(pairs, tilt, min_area * (1 - 2 * inner) ** 2,
-                        (shape[0], (shape[1] - 2 * inner) / (1 - 2 * inner)))
+    # outline must have the card's own shape, as before. They are looked at only when none of
+    # the card's own shape was taken (the same rectangles, tried in the same order, find the
+    # same cards as before)
+    found = _rectangles(pairs, tilt, min_area, shape)
+    if framed is not None:
+        inner = float(cfg["line_frame_share"])
+        own = {quad.tobytes() for quad in found}
+        found = [quad for quad in _rectangles(
+            pairs + framed, tilt, min_area * (1 - 2 * inner) ** 2,
+            (shape[0], (shape[1] - 2 * inner) / (1 - 2 * inner))) if quad.tobytes() not in own]
     if not found:
         return None
     quads = np.stack(found)
