@@ -1335,19 +1335,28 @@ def outline_judges(image: np.ndarray, look: OrderLook) -> tuple[Judge, Judge] | 
     strict = least * float(cfg["lined_up_likeness"]) / float(cfg["likeness_fraction"])
     near = least * float(cfg["near_likeness"])
 
-    def lined_up(quad: np.ndarray, seen: float) -> bool:
+    def lined_up(quad: np.ndarray, seen: float, far: float | None = None) -> bool:
         # an outline a little off (a side on the inner edge of the card's frame, the card
         # leaning) or partly guessed (a side under a hand): its print, lined up with the
-        # calibration cards' (at most align_max canonical pixels), must match about as well
-        # as they match each other; a board or a tile lined up so matches far less
+        # calibration cards' (at most align_max canonical pixels; align_far with ``far``),
+        # must match about as well as they match each other; a board or a tile lined up so
+        # matches far less
         if seen < near:
             return False
-        moved = align(image, quad, template)
+        moved = align(image, quad, template, far=far)
         return likeness(sketch(plain_card(image, moved)), template) >= strict
 
+    # an outline seen on three sides is taken only when no card is seen whole, and the reader
+    # then lines it up by up to align_far when its print so matches strictly (locate): it is
+    # confirmed on those terms. Placed from a frame's inner edges, such an outline lay inside
+    # the card's print all round, its corners 7.8 canonical pixels from where the print lines
+    # up (other art 15014 o001: the card over a board, a hand over its lower end), past
+    # align_max
+    confirm_far = strict if bool(cfg["confirm_far"]) else None
+
     def confirm(quad: np.ndarray) -> bool:
-        return lined_up(quad, likeness(sketch(plain_card(image, quad)), template)) and \
-            paper_round(image, quad, look)
+        return lined_up(quad, likeness(sketch(plain_card(image, quad)), template),
+                        confirm_far) and paper_round(image, quad, look)
 
     def accept(quad: np.ndarray) -> bool:
         # card-shaped, but not printed like the user's robot cards: a personal board, a
