@@ -207,6 +207,10 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     cfg = section("order")
     if area is not None:
         cfg = {**cfg, "min_area": min(float(cfg["min_area"]), float(cfg["area_fraction"]) * area)}
+    if aspect is None:
+        # a frame's inner rectangle is looked for against the calibrated shape only: before
+        # calibration (and in the calibration pictures) any card-like shape is taken, as before
+        cfg = {**cfg, "line_frame_share": 0.0}
     h, w = image.shape[:2]
     # a whole number of picture pixels per small pixel: area resizing is then several times
     # cheaper than at a fractional ratio (1280 px wide: 320 rather than 360)
