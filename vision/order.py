@@ -678,7 +678,7 @@ def _four_sided(mask: np.ndarray, edge: np.ndarray, direction: np.ndarray, xs: n
         centre_, size_ = quad.mean(axis=0), float(cv2.contourArea(quad))
         if _tried_alike(centre_, size_, tried):
             continue
-        if len(tried) == int(cfg["line_rectangles"]):
+        if len(tried) == int(cfg["line_rectangles" if framed is None else "frame_rectangles"]):
             break
         tried.append((centre_, size_))
         inside = np.zeros_like(mask)
