@@ -1497,15 +1497,19 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
                       model: ColourModel | None = None) -> tuple[np.ndarray, bool]:
     """A calibration picture's card, and whether it shows paper round the robot.
 
-    The card is the largest card-shaped outline (:func:`find_card`) whose default part places
-    show the labelled ``robot`` in ``model``'s colours (the colours learnt from the boards'
-    lanes); where no outline does (a part barely shown, the card held turned), or with no
-    label, the largest card-shaped outline. A personal board whose margin is as pale as paper
-    passes the paper test below, and taken for the card it is larger than, it taught a board's
-    shape and its lanes as the robot's colours (other art 16016: three of four calibration
-    outlines were a board, the one card was then left out as unlike them, and two of 20 order
-    cards were read wrong at 0.79 and 0.74, the rest declined). Its four lanes rarely show the
-    labelled robot in the three part places, and then the card beside it is taken.
+    The card is the largest card-shaped outline (:func:`find_card`). With the labelled
+    ``robot`` and the colours learnt from the boards' lanes (``model``), an outline showing
+    much of a colour that robot has not (``calibration_other_colour`` of it: a board shows
+    all four lanes, a calibration card at most three colours) is a board: the largest outline
+    that shows paper, some part colour and little of the others is taken instead, where there
+    is one. A personal board whose margin is as pale as paper passes the paper test below, and
+    taken for the card it is larger than, it taught a board's shape and its lanes as the
+    robot's colours (other art 16016: three of four calibration outlines were the board, the
+    one card was then left out as unlike them; 2 of 20 order cards were read wrong, at 0.79 and
+    0.74, the other 18 declined). Boards so showed 0.11 to 0.20 of the colours their label
+    lacks, the cards 0.006 at most. (Asking the card to read as its label instead passed over
+    cards whose robot is drawn small for the default part places, and took a board that read
+    so by chance.)
 
     It shows paper round the robot when at least ``calibration_min_paper`` of its pixels
     outside the default part places white on the card white-balanced on its own paper
@@ -1516,23 +1520,32 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
     cards' 0.43 and 0.51; blue and yellow were learnt near the cards' pale blue paper, and 17
     of 20 order cards were declined).
 
-    (The card is not looked for past the lanes: on other art 11515 the card so found, held
-    half under a hand, moved the learnt way-up evidence under its floor, 0.149 against 0.15,
-    and 16 of 20 order cards were declined.)"""
-    quad: np.ndarray | None = None
+    (The card is not looked for past lanes that show no colour foreign to the label: on other
+    art 11515 the card so found, held half under a hand, moved the learnt way-up evidence under
+    its floor, 0.149 against 0.15, and 16 of 20 order cards were declined.)"""
+    cfg = section("order")
+    least = float(cfg["calibration_min_paper"])
+    quad = find_card(image)
     if robot is not None and model is not None:
         plain_look = OrderLook.default(model)
+        wanted = [model.names.index(c) for c in robot.split("-")]
+        foreign = [i for i in range(len(model.names)) if i not in wanted]
+        most = float(cfg["calibration_other_colour"])
 
-        def shows_robot(outline: np.ndarray) -> bool:
-            return read_card(warp_card(image, outline), plain_look).robot == robot
+        def other_colour(outline: np.ndarray) -> tuple[float, int]:
+            cls = classes(warp_card(image, outline), plain_look)
+            return float(np.isin(cls, foreign).mean()), int((cls >= 0).sum())
 
-        try:
-            quad = find_card(image, accept=shows_robot)
-        except NoCardFound:
-            quad = None
-    if quad is None:
-        quad = find_card(image)
-    least = float(section("order")["calibration_min_paper"])
+        def a_card(outline: np.ndarray) -> bool:
+            share, coloured = other_colour(outline)
+            return share < most and coloured >= int(cfg["min_mask_pixels"]) and \
+                paper_shown(warp_card(image, outline), default_masks()) >= least
+
+        if other_colour(quad)[0] >= most:
+            try:
+                quad = find_card(image, accept=a_card)
+            except NoCardFound:
+                pass
     return quad, paper_shown(warp_card(image, quad), default_masks()) >= least
 
 

@@ -4,8 +4,8 @@ Other art 16016 (gate 12): the board beside the held card is larger than the car
 margin passes the calibration paper test, so three of the four calibration outlines were the
 board. The one real card was then left out as unlike the other three, a board's shape and its
 lanes (under the cards' labels) were learnt, and two of 20 order cards were read wrong (0.79 and
-0.74), the other 18 declined. Calibration knows which robot each card shows: the card is the
-card-shaped outline whose part places show that robot, and the board's lanes do not.
+0.74), the other 18 declined. Calibration knows which robot each card shows: an outline showing
+much of a colour that robot has not is a board (four lanes), and the card beside it is taken.
 """
 
 from __future__ import annotations
@@ -64,14 +64,15 @@ def test_the_pale_board_passes_for_a_card_that_shows_paper() -> None:
     assert not _on_the_card(quad) and papered
 
 
-def test_the_outline_showing_the_labelled_robot_is_taken(config: Config) -> None:
+def test_the_card_beside_a_board_showing_a_colour_the_label_lacks_is_taken(config: Config) -> None:
     for robot in [("red", "green", "blue"), ("yellow", "blue", "green")]:
         quad, papered = order._calibration_card(_picture(robot), "-".join(robot), _model(config))
         assert _on_the_card(quad) and papered
 
 
-def test_with_no_outline_showing_the_label_the_largest_is_taken_as_before(
+def test_where_every_outline_shows_a_colour_the_label_lacks_the_largest_is_kept(
         config: Config) -> None:
+    # labelled blue-blue-blue, the card's red head and green torso are foreign too
     image = _picture(("red", "green", "blue"))
     quad, _ = order._calibration_card(image, "blue-blue-blue", _model(config))
     assert np.allclose(quad, order.find_card(image))
