@@ -8,6 +8,7 @@ calibration; before that, the middle of the top, middle and bottom thirds is use
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -1542,10 +1543,8 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
                 paper_shown(warp_card(image, outline), default_masks()) >= least
 
         if other_colour(quad)[0] >= most:
-            try:
+            with contextlib.suppress(NoCardFound):  # no such outline: the largest, as before
                 quad = find_card(image, accept=a_card)
-            except NoCardFound:
-                pass
     return quad, paper_shown(warp_card(image, quad), default_masks()) >= least
 
 
