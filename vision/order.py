@@ -71,10 +71,21 @@ class OrderLook:
     #: the median share of a calibration card's pixels outside the learnt part places that
     #: showed its paper (see :func:`paper_shown`; None: not learnt)
     paper_share: float | None = None
+    #: calibration was shown the user's cards and could learn nothing from them (no card found,
+    #: the outlines found unlike each other, or no part place the cards agree on): cards are
+    #: then declined, to be asked by touch. The built-in defaults are no fallback for such art:
+    #: they read a card held turned, or a board's lanes, with full confidence (other art 12156,
+    #: blue-green-red held turned read red-green-blue at 1.0)
+    declines: bool = False
 
     @classmethod
     def default(cls, model: ColourModel) -> OrderLook:
         return cls(model, default_masks(), False)
+
+    @classmethod
+    def unlearnt(cls, model: ColourModel) -> OrderLook:
+        """The look after a calibration that was shown cards and learnt nothing: declines."""
+        return cls(model, default_masks(), False, declines=True)
 
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model.to_json(), "learnt": self.learnt,
@@ -90,7 +101,8 @@ class OrderLook:
                 round(self.min_likeness, 4),
                 "colour_outside": None if self.colour_outside is None else
                 round(self.colour_outside, 4),
-                "paper_share": None if self.paper_share is None else round(self.paper_share, 4)}
+                "paper_share": None if self.paper_share is None else round(self.paper_share, 4),
+                "declines": self.declines}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> OrderLook:
@@ -110,7 +122,7 @@ class OrderLook:
                    None if margin is None else float(margin),
                    None if area is None else float(area), None if like is None else float(like),
                    None if outside is None else float(outside),
-                   None if paper is None else float(paper))
+                   None if paper is None else float(paper), bool(data.get("declines", False)))
 
 
 def _sketch_shape() -> tuple[int, int]:
@@ -1332,6 +1344,9 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
 
 
 def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
+    if look.declines:
+        raise NoCardFound("the camera could not learn the robot cards in its set-up: "
+                          "order cards are asked by touch")
     quad = locate(image, look)
     card = warp_card(image, quad)
     cls = classes(card, look)
@@ -1430,7 +1445,7 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         plain = [plain[i] for i in keep]
         aspects, areas = [aspects[i] for i in keep], [areas[i] for i in keep]
     if not cards:
-        return OrderLook.default(fallback)
+        return OrderLook.unlearnt(fallback)
     # an outline found wrongly on a calibration picture (the robot printed on the card, the
     # card with a board beside it) would teach a wrong shape and wrong part places: a card whose
     # print is much less like the others' than they are like each other is left out
@@ -1439,8 +1454,9 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         # the prints found are no more like each other than unrelated pictures: the outlines
         # were found on something else (other art 12156: three calibration cards, likeness
         # -0.02 to -0.12), so nothing can be learnt from them; the reader keeps the defaults
-        # rather than learn a shape and part places from whatever they were
-        return OrderLook.default(fallback)
+        # rather than learn a shape and part places from whatever they were, and declines
+        # cards: the defaults read such art with full confidence, turned cards wrong
+        return OrderLook.unlearnt(fallback)
     if len(cards) >= 3:
         least = float(cfg["likeness_fraction"]) * float(np.median(alike))
         keep = [i for i in range(len(cards)) if alike[i] >= least]
@@ -1477,7 +1493,10 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     overlap = masks.sum(axis=0) > 1
     masks[:, overlap] = False
     if any(m.sum() < cfg["min_mask_pixels"] for m in masks):
-        return OrderLook(model, default_masks(), False, aspect, area=min(areas))
+        # the cards found do not show their labelled colours where parts are printed: they
+        # were something else (a board's lanes), so neither the colours, the shape nor the size
+        # learnt from them is kept (other art 16016 read two cards wrong with a board's)
+        return OrderLook.unlearnt(fallback)
     # 3. how clearly the part shapes tell the card's top from its bottom
     look = OrderLook(model, masks, True, aspect, area=min(areas))
     # the medians: a calibration card whose outline was found on a board's lanes (it passed the

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.config import Config
 from vision import order
 from vision.colour import ColourModel, features, hex_to_bgr01
+from vision.errors import NoCardFound
 
 NAMES = ["red", "green", "blue", "yellow"]
 # printed in the game's display colours, which the default colour model knows (calibration
@@ -88,3 +90,29 @@ def test_cards_beside_a_pale_board_are_learnt_and_read(config: Config) -> None:
     for robot in [("yellow", "blue", "yellow"), ("blue", "red", "green")]:
         reading = order.read_order(_picture(robot, seed=9), look).reading
         assert reading.robot == "-".join(robot)
+
+
+def test_cards_nothing_is_learnt_from_are_declined_not_read_with_the_defaults(
+        config: Config) -> None:
+    # card pictures in which no card is found (the table alone): the built-in defaults would
+    # read the next card all the same, and read such art's turned cards and lanes wrong
+    table = np.random.default_rng(5).normal((70, 110, 150), 3, (720, 1280, 3))
+    blank = np.clip(table, 0, 255).astype(np.uint8)
+    examples = [(blank, "red-green-blue"), (blank, "green-blue-yellow")]
+    look = order.learn(examples, _model(config))
+    assert not look.learnt and look.declines
+    with pytest.raises(NoCardFound, match="asked by touch"):
+        order.read_order(_picture(("red", "green", "blue"), seed=9), look)
+    kept = order.OrderLook.from_json(look.to_json())
+    assert kept.declines
+    # a calibration stored before this round had no such key: it reads as before
+    older = look.to_json()
+    del older["declines"]
+    assert not order.OrderLook.from_json(older).declines
+
+
+def test_a_calibration_without_card_pictures_reads_with_the_defaults(config: Config) -> None:
+    look = order.OrderLook.default(_model(config))
+    assert not look.declines
+    reading = order.read_order(_picture(("red", "green", "blue"), seed=9), look).reading
+    assert reading.robot in (None, "red-green-blue")
