@@ -1510,7 +1510,24 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     if evidence >= cfg["min_turn_evidence"]:
         look.turn_margin = float(cfg["turn_fraction"]) * evidence
     _learn_sketch(look, plain, cfg)
+    if _misreads_own_cards(look, examples):
+        return OrderLook.unlearnt(fallback)
     return look
+
+
+def _misreads_own_cards(look: OrderLook, examples: list[tuple[np.ndarray, str]]) -> bool:
+    """Whether the learnt look reads one of its own calibration cards as another robot. It would
+    read the table's cards no better: what it learnt is not the cards (part places or colours
+    taken from something else), and declining them is safer. A calibration card it declines
+    (under a hand, too small) says nothing either way."""
+    for image, robot in examples:
+        try:
+            reading = read_order(image, look).reading
+        except NoCardFound:
+            continue
+        if reading.robot is not None and reading.robot != robot:
+            return True
+    return False
 
 
 def _calibration_card(image: np.ndarray, robot: str | None = None,

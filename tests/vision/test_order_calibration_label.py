@@ -116,3 +116,27 @@ def test_a_calibration_without_card_pictures_reads_with_the_defaults(config: Con
     assert not look.declines
     reading = order.read_order(_picture(("red", "green", "blue"), seed=9), look).reading
     assert reading.robot in (None, "red-green-blue")
+
+
+def _learnt_beside_boards(config: Config) -> order.OrderLook:
+    robots = [("red", "green", "blue"), ("green", "blue", "yellow"),
+              ("blue", "yellow", "red"), ("yellow", "red", "green")]
+    return order.learn([(_picture(r, seed=i), "-".join(r)) for i, r in enumerate(robots)],
+                       _model(config))
+
+
+def test_a_look_that_misreads_its_own_calibration_card_is_caught(config: Config) -> None:
+    look = _learnt_beside_boards(config)
+    card = _picture(("red", "green", "blue"), seed=11)
+    assert not order._misreads_own_cards(look, [(card, "red-green-blue")])
+    assert order._misreads_own_cards(look, [(card, "blue-green-red")])
+    # a calibration card it cannot find says nothing either way
+    table = np.clip(np.random.default_rng(5).normal((70, 110, 150), 3, (720, 1280, 3)), 0, 255)
+    assert not order._misreads_own_cards(look, [(table.astype(np.uint8), "red-green-blue")])
+
+
+def test_learning_declines_when_the_look_misreads_its_own_cards(
+        config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(order, "_misreads_own_cards", lambda look, examples: True)
+    look = _learnt_beside_boards(config)
+    assert look.declines and not look.learnt
