@@ -1535,7 +1535,8 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
     """A calibration picture's card, and whether it shows paper round the robot.
 
     The card is the largest card-shaped outline (:func:`find_card`). With the labelled
-    ``robot`` and the colours learnt from the boards' lanes (``model``), an outline showing
+    ``robot`` and the colours learnt from the boards' lanes (``model``, with what surrounds
+    them learnt as background), an outline showing
     much of a colour that robot has not (``calibration_other_colour`` of it: a board shows
     all four lanes, a calibration card at most three colours) is a board: the largest outline
     that shows paper, some part colour and little of the others is taken instead, where there
@@ -1563,7 +1564,9 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
     cfg = section("order")
     least = float(cfg["calibration_min_paper"])
     quad = find_card(image)
-    if robot is not None and model is not None:
+    # without a background learnt from the boards (no tile pictures) a pale paper may be read
+    # as a colour (the default pale yellow), and every card would pass for a board
+    if robot is not None and model is not None and len(model.background_means):
         plain_look = OrderLook.default(model)
         wanted = [model.names.index(c) for c in robot.split("-")]
         foreign = [i for i in range(len(model.names)) if i not in wanted]
