@@ -1544,7 +1544,7 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
     taken for the card it is larger than, it taught a board's shape and its lanes as the
     robot's colours (other art 16016: three of four calibration outlines were the board, the
     one card was then left out as unlike them; 2 of 20 order cards were read wrong, at 0.79 and
-    0.74, the other 18 declined). Boards so showed 0.11 to 0.20 of the colours their label
+    0.74, the other 18 declined). Boards so showed 0.106 to 0.207 of the colours their label
     lacks, the cards 0.006 at most. (Asking the card to read as its label instead passed over
     cards whose robot is drawn small for the default part places, and took a board that read
     so by chance.)
