@@ -131,11 +131,14 @@ class CalibrationRun:
             return Result("finished", False, tr("Nothing was learnt: {problem}", problem=str(exc)))
         self.done = True
         log.info("camera set up: %s", summary)  # the figures are for the log, not the table
-        return Result(
-            "finished",
-            True,
-            tr("Learnt from {n} pictures of your components, and kept.", n=pictures),
-        )
+        message = tr("Learnt from {n} pictures of your components, and kept.", n=pictures)
+        if getattr(self.guide, "cards_declined", False):
+            # said at once: otherwise the table only finds out when an order card is asked
+            message += " " + _(
+                "Your robot cards could not be learnt, so order cards are asked by touch. "
+                "Set up the camera again, holding each card flat in good light."
+            )
+        return Result("finished", True, message)
 
 
 def preview_frame(camera: Any, width: int = 320) -> Any:

@@ -71,7 +71,9 @@ class Calibration:
         learnt = []
         if self.images:
             learnt.append(f"lane rings {self.tiles.radii[0]:.2f}-{self.tiles.radii[-1]:.2f}")
-            learnt.append("card parts learnt" if self.order.learnt else "card parts: default")
+            learnt.append("card parts learnt" if self.order.learnt else
+                          "robot cards not learnt: asked by touch" if self.order.declines else
+                          "card parts: default")
             learnt.append(f"{len(self.grid.classes)} Robot Master examples"
                           if self.grid.learnt else "Robot Master cards: not calibrated")
         return f"calibrated on {self.images} images: " + ", ".join(learnt)

@@ -91,6 +91,9 @@ class GuidedCalibration:
         self.steps = make_steps(list(config.game.colours))
         self._examples: list[Example] = []
         self._index = 0
+        #: after :meth:`finish`: the card pictures taught nothing, so order cards are declined
+        #: (asked by touch) until the card steps are taken again
+        self.cards_declined = False
 
     @property
     def current(self) -> GuidedStep | None:
@@ -153,5 +156,6 @@ class GuidedCalibration:
         self.camera.set_calibration(cal)
         self.camera.lock_exposure()
         self._examples.clear()
+        self.cards_declined = cal.order.declines
         return cal.summary()
 

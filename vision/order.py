@@ -8,6 +8,7 @@ calibration; before that, the middle of the top, middle and bottom thirds is use
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -70,10 +71,21 @@ class OrderLook:
     #: the median share of a calibration card's pixels outside the learnt part places that
     #: showed its paper (see :func:`paper_shown`; None: not learnt)
     paper_share: float | None = None
+    #: calibration was shown the user's cards and could learn nothing from them (no card found,
+    #: the outlines found unlike each other, or no part place the cards agree on): cards are
+    #: then declined, to be asked by touch. The built-in defaults are no fallback for such art:
+    #: they read a card held turned, or a board's lanes, with full confidence (other art 12156,
+    #: blue-green-red held turned read red-green-blue at 1.0)
+    declines: bool = False
 
     @classmethod
     def default(cls, model: ColourModel) -> OrderLook:
         return cls(model, default_masks(), False)
+
+    @classmethod
+    def unlearnt(cls, model: ColourModel) -> OrderLook:
+        """The look after a calibration that was shown cards and learnt nothing: declines."""
+        return cls(model, default_masks(), False, declines=True)
 
     def to_json(self) -> dict[str, Any]:
         return {"model": self.model.to_json(), "learnt": self.learnt,
@@ -89,7 +101,8 @@ class OrderLook:
                 round(self.min_likeness, 4),
                 "colour_outside": None if self.colour_outside is None else
                 round(self.colour_outside, 4),
-                "paper_share": None if self.paper_share is None else round(self.paper_share, 4)}
+                "paper_share": None if self.paper_share is None else round(self.paper_share, 4),
+                "declines": self.declines}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> OrderLook:
@@ -109,7 +122,7 @@ class OrderLook:
                    None if margin is None else float(margin),
                    None if area is None else float(area), None if like is None else float(like),
                    None if outside is None else float(outside),
-                   None if paper is None else float(paper))
+                   None if paper is None else float(paper), bool(data.get("declines", False)))
 
 
 def _sketch_shape() -> tuple[int, int]:
@@ -1393,6 +1406,9 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
 
 
 def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservation, Region]:
+    if look.declines:
+        raise NoCardFound("the camera could not learn the robot cards in its set-up: "
+                          "order cards are asked by touch")
     quad = locate(image, look)
     card = warp_card(image, quad)
     cls = classes(card, look)
@@ -1468,7 +1484,7 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     papered: list[bool] = []
     for image, robot in examples:
         try:
-            quad, shows_paper = _calibration_card(image)
+            quad, shows_paper = _calibration_card(image, robot, fallback)
         except NoCardFound:
             continue
         papered.append(shows_paper)
@@ -1491,7 +1507,7 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         plain = [plain[i] for i in keep]
         aspects, areas = [aspects[i] for i in keep], [areas[i] for i in keep]
     if not cards:
-        return OrderLook.default(fallback)
+        return OrderLook.unlearnt(fallback)
     # an outline found wrongly on a calibration picture (the robot printed on the card, the
     # card with a board beside it) would teach a wrong shape and wrong part places: a card whose
     # print is much less like the others' than they are like each other is left out
@@ -1500,8 +1516,9 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         # the prints found are no more like each other than unrelated pictures: the outlines
         # were found on something else (other art 12156: three calibration cards, likeness
         # -0.02 to -0.12), so nothing can be learnt from them; the reader keeps the defaults
-        # rather than learn a shape and part places from whatever they were
-        return OrderLook.default(fallback)
+        # rather than learn a shape and part places from whatever they were, and declines
+        # cards: the defaults read such art with full confidence, turned cards wrong
+        return OrderLook.unlearnt(fallback)
     if len(cards) >= 3:
         least = float(cfg["likeness_fraction"]) * float(np.median(alike))
         keep = [i for i in range(len(cards)) if alike[i] >= least]
@@ -1538,7 +1555,10 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     overlap = masks.sum(axis=0) > 1
     masks[:, overlap] = False
     if any(m.sum() < cfg["min_mask_pixels"] for m in masks):
-        return OrderLook(model, default_masks(), False, aspect, area=min(areas))
+        # the cards found do not show their labelled colours where parts are printed: they
+        # were something else (a board's lanes), so neither the colours, the shape nor the size
+        # learnt from them is kept (other art 16016 read two cards wrong with a board's)
+        return OrderLook.unlearnt(fallback)
     # 3. how clearly the part shapes tell the card's top from its bottom
     look = OrderLook(model, masks, True, aspect, area=min(areas))
     # the medians: a calibration card whose outline was found on a board's lanes (it passed the
@@ -1552,12 +1572,46 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     if evidence >= cfg["min_turn_evidence"]:
         look.turn_margin = float(cfg["turn_fraction"]) * evidence
     _learn_sketch(look, plain, cfg)
+    if _misreads_own_cards(look, examples):
+        return OrderLook.unlearnt(fallback)
     return look
 
 
-def _calibration_card(image: np.ndarray) -> tuple[np.ndarray, bool]:
-    """A calibration picture's card (the largest card-shaped outline, :func:`find_card`), and
-    whether it shows paper round the robot: at least ``calibration_min_paper`` of its pixels
+def _misreads_own_cards(look: OrderLook, examples: list[tuple[np.ndarray, str]]) -> bool:
+    """Whether the learnt look reads one of its own calibration cards as another robot. It would
+    read the table's cards no better: what it learnt is not the cards (part places or colours
+    taken from something else), and declining them is safer. A calibration card it declines
+    (under a hand, too small) says nothing either way."""
+    for image, robot in examples:
+        try:
+            reading = read_order(image, look).reading
+        except NoCardFound:
+            continue
+        if reading.robot is not None and reading.robot != robot:
+            return True
+    return False
+
+
+def _calibration_card(image: np.ndarray, robot: str | None = None,
+                      model: ColourModel | None = None) -> tuple[np.ndarray, bool]:
+    """A calibration picture's card, and whether it shows paper round the robot.
+
+    The card is the largest card-shaped outline (:func:`find_card`). With the labelled
+    ``robot`` and the colours learnt from the boards' lanes (``model``, with what surrounds
+    them learnt as background), an outline showing
+    much of a colour that robot has not (``calibration_other_colour`` of it: a board shows
+    all four lanes, a calibration card at most three colours) is a board: the largest outline
+    that shows paper, some part colour and little of the others is taken instead, where there
+    is one. A personal board whose margin is as pale as paper passes the paper test below, and
+    taken for the card it is larger than, it taught a board's shape and its lanes as the
+    robot's colours (other art 16016: three of four calibration outlines were the board, the
+    one card was then left out as unlike them; 2 of 20 order cards were read wrong, at 0.79 and
+    0.74, the other 18 declined). Boards so showed 0.106 to 0.207 of the colours their label
+    lacks, the cards 0.006 at most. (Asking the card to read as its label instead passed over
+    cards whose robot is drawn small for the default part places, and took a board that read
+    so by chance.)
+
+    It shows paper round the robot when at least ``calibration_min_paper`` of its pixels
     outside the default part places white on the card white-balanced on its own paper
     (:func:`paper_shown`). A board's lanes framed by its margin are card-shaped and larger than
     a card held beside them, which may not be found at all (under a hand, small beside the
@@ -1566,11 +1620,32 @@ def _calibration_card(image: np.ndarray) -> tuple[np.ndarray, bool]:
     cards' 0.43 and 0.51; blue and yellow were learnt near the cards' pale blue paper, and 17
     of 20 order cards were declined).
 
-    (The card is not looked for past the lanes: on other art 11515 the card so found, held
-    half under a hand, moved the learnt way-up evidence under its floor, 0.149 against 0.15,
-    and 16 of 20 order cards were declined.)"""
+    (The card is not looked for past lanes that show no colour foreign to the label: on other
+    art 11515 the card so found, held half under a hand, moved the learnt way-up evidence under
+    its floor, 0.149 against 0.15, and 16 of 20 order cards were declined.)"""
+    cfg = section("order")
+    least = float(cfg["calibration_min_paper"])
     quad = find_card(image)
-    least = float(section("order")["calibration_min_paper"])
+    # without a background learnt from the boards (no tile pictures) a pale paper may be read
+    # as a colour (the default pale yellow), and every card would pass for a board
+    if robot is not None and model is not None and len(model.background_means):
+        plain_look = OrderLook.default(model)
+        wanted = [model.names.index(c) for c in robot.split("-")]
+        foreign = [i for i in range(len(model.names)) if i not in wanted]
+        most = float(cfg["calibration_other_colour"])
+
+        def other_colour(outline: np.ndarray) -> tuple[float, int]:
+            cls = classes(warp_card(image, outline), plain_look)
+            return float(np.isin(cls, foreign).mean()), int((cls >= 0).sum())
+
+        def a_card(outline: np.ndarray) -> bool:
+            share, coloured = other_colour(outline)
+            return share < most and coloured >= int(cfg["min_mask_pixels"]) and \
+                paper_shown(warp_card(image, outline), default_masks()) >= least
+
+        if other_colour(quad)[0] >= most:
+            with contextlib.suppress(NoCardFound):  # no such outline: the largest, as before
+                quad = find_card(image, accept=a_card)
     return quad, paper_shown(warp_card(image, quad), default_masks()) >= least
 
 

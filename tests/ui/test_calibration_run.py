@@ -46,6 +46,7 @@ class _Guide:
         self.taken = 0
         self.gate = threading.Event()
         self.finish_error: Exception | None = None
+        self.cards_declined = False
 
     @property
     def current(self) -> Any:
@@ -121,6 +122,31 @@ def test_finishing_reports_what_went_wrong_in_words() -> None:
     (result,) = _wait(run)
     assert result.ok and "1 pictures" in result.message and run.done
     assert not run.capture()  # learnt and stored: this run is over
+
+
+def test_finishing_says_when_the_robot_cards_could_not_be_learnt() -> None:
+    guide = _Guide([(True, "")], steps=1)
+    guide.gate.set()
+    run = CalibrationRun(guide)
+    assert run.capture()
+    _wait(run)
+    guide.cards_declined = True  # what GuidedCalibration.finish sets from the calibration
+    i18n.set_language("de")
+    assert run.finish()
+    (result,) = _wait(run)
+    assert result.ok and run.done
+    assert "Roboterkarten" in result.message and "Berührung" in result.message
+
+
+def test_finishing_says_nothing_of_cards_that_were_learnt() -> None:
+    guide = _Guide([(True, "")], steps=1)
+    guide.gate.set()
+    run = CalibrationRun(guide)
+    assert run.capture()
+    _wait(run)
+    assert run.finish()
+    (result,) = _wait(run)
+    assert result.ok and "robot cards" not in result.message
 
 
 @pytest.fixture(autouse=True)

@@ -465,6 +465,14 @@ T: dict[str, tuple[str, str]] = {
         "Geleerd van {n} foto's van jullie spelmateriaal, en bewaard.",
         "Aus {n} Bildern eures Spielmaterials gelernt und gespeichert.",
     ),
+    "Your robot cards could not be learnt, so order cards are asked by touch. "
+    "Set up the camera again, holding each card flat in good light.": (
+        "Jullie robotkaarten konden niet worden geleerd, dus opdrachtkaarten worden via het "
+        "scherm gevraagd. Stel de camera opnieuw in en houd elke kaart plat in goed licht.",
+        "Eure Roboterkarten konnten nicht gelernt werden, daher werden Auftragskarten per "
+        "Berührung abgefragt. Richtet die Kamera erneut ein und haltet jede Karte flach in "
+        "gutem Licht.",
+    ),
     "The camera set-up failed: {problem}": (
         "Het instellen van de camera mislukte: {problem}",
         "Die Kamera-Einrichtung ist fehlgeschlagen: {problem}",
