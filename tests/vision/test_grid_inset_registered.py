@@ -150,3 +150,18 @@ def test_a_card_off_its_cell_toward_an_empty_one_still_fails_the_markers_area(
     out, _, _ = registration.register_checked(IMAGE, PLACE)
     assert out is NEAR
 
+
+
+def test_a_correction_the_printed_boxes_confirmed_gives_way_to_the_markers_area(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first passes say astray; the printed boxes alone confirm a nearer correction that
+    # does not hold, where the markers' area holds (other art 15011 g006)
+    def passes(image: np.ndarray, place: np.ndarray, printed: bool
+               ) -> tuple[np.ndarray, bool, bool]:
+        return (NEAR, True, False) if printed else (PLACE, False, True)
+
+    monkeypatch.setattr(registration, "_register_checked", passes)
+    monkeypatch.setattr(registration, "_outline_windows",
+                        lambda image, place: _windows(place, CARDS))
+    out, confirmed, astray = registration.register_checked(IMAGE, PLACE)
+    assert out is PLACE and confirmed and not astray
