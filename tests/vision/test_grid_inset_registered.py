@@ -9,7 +9,9 @@ declined that read exactly at the cards' inset.
 And the hold test's excuse for a box snapped onto a held neighbour card
 (``register_hold_beside``) is asked where a nearer correction is weighed against the markers'
 area and in the astray fallback too (15012 g010: two empty cells' boxes 0.4 of a cell up on
-the cards above; a correction 0.23 of a cell off stood, the grid declined)."""
+the cards above; a correction 0.23 of a cell off stood, the grid declined), and a correction
+the printed boxes alone confirmed is weighed against the markers' area as the first passes'
+is (other art 15011 g006: 0.285 of a cell off, taken unasked)."""
 
 from __future__ import annotations
 
