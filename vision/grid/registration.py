@@ -149,14 +149,20 @@ def register_checked(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, 
     Where the cards said astray, they are asked again with only the boxes that show a card's
     print in their middle (:func:`_card_printed`): boxes on a mottled table's blotches, or on
     the bare table beside a card, can agree on a lattice of their own; when the printed ones
-    alone confirm an area within ``register_max_move`` of the markers', that is taken. Too few
-    printed cards to tell, or printed cards astray too, leave the picture astray."""
+    alone confirm an area within ``register_max_move`` of the markers', that is taken (unless,
+    as for the first passes' correction, the markers' area holds where it does not:
+    :func:`_moved_far_but_held`, ``register_hold_printed``). Too few printed cards to tell,
+    or printed cards astray too, leave the picture astray."""
+    cfg = section("grid")
     out, confirmed, astray = _register_checked(image, place, printed=False)
     if astray:
         again, confirmed_again, _ = _register_checked(image, place, printed=True)
         if confirmed_again:
+            # (weighed against the markers' area as the first passes' correction is)
+            if bool(cfg["register_hold_printed"]) and _moved_far_but_held(image, place, again):
+                return place, True, False
             return again, True, False
-        if _markers_hold(image, place):
+        if _markers_hold(image, place, beside=bool(cfg["register_hold_beside_astray"])):
             return place, True, False
     elif confirmed and _moved_far_but_held(image, place, out):
         return place, True, False
@@ -188,7 +194,8 @@ def _moved_far_but_held(image: np.ndarray, place: np.ndarray, out: np.ndarray) -
         return False
     # (the corrected area first: where it holds, as a right correction's does, one test is
     # enough)
-    return not _markers_hold(image, out) and _markers_hold(image, place)
+    return not _markers_hold(image, out) and _markers_hold(
+        image, place, beside=bool(cfg["register_hold_beside_near"]))
 
 
 def _markers_hold(image: np.ndarray, place: np.ndarray, beside: bool = False) -> bool:
