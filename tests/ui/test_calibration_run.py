@@ -124,12 +124,17 @@ def test_finishing_reports_what_went_wrong_in_words() -> None:
     assert not run.capture()  # learnt and stored: this run is over
 
 
-def test_finishing_says_when_the_robot_cards_could_not_be_learnt() -> None:
+def _one_picture_taken() -> tuple[_Guide, CalibrationRun]:
     guide = _Guide([(True, "")], steps=1)
     guide.gate.set()
     run = CalibrationRun(guide)
     assert run.capture()
     _wait(run)
+    return guide, run
+
+
+def test_finishing_says_when_the_robot_cards_could_not_be_learnt() -> None:
+    guide, run = _one_picture_taken()
     guide.cards_declined = True  # what GuidedCalibration.finish sets from the calibration
     i18n.set_language("de")
     assert run.finish()
@@ -139,11 +144,7 @@ def test_finishing_says_when_the_robot_cards_could_not_be_learnt() -> None:
 
 
 def test_finishing_says_nothing_of_cards_that_were_learnt() -> None:
-    guide = _Guide([(True, "")], steps=1)
-    guide.gate.set()
-    run = CalibrationRun(guide)
-    assert run.capture()
-    _wait(run)
+    _, run = _one_picture_taken()
     assert run.finish()
     (result,) = _wait(run)
     assert result.ok and "robot cards" not in result.message

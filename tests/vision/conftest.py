@@ -14,7 +14,7 @@ import pytest
 
 from companion.config import Config
 from vision.calibration import Calibration, calibrate
-from vision.grid import geometry
+from vision.grid import Grid, geometry
 from vision.synth import calibration_examples, write_dataset
 from vision.synth.scenes import Style
 
@@ -33,6 +33,14 @@ def style(config: Config) -> Style:
 def calibration(config: Config, style: Style) -> Calibration:
     rng = np.random.default_rng(60)
     return calibrate(calibration_examples(style, config, rng, per_kind=4), config)
+
+
+@pytest.fixture(scope="session")
+def own_grids(config: Config, style: Style) -> list[tuple[np.ndarray, Grid]]:
+    """The own art's three grid calibration pictures and their labels (the calibration
+    fixture's style and seed, three of each kind)."""
+    examples = calibration_examples(style, config, np.random.default_rng(60), per_kind=3)
+    return [(e.image, e.grid) for e in examples if e.kind == "grid" and e.grid is not None]
 
 
 @pytest.fixture(scope="session")

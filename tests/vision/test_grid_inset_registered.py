@@ -18,23 +18,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.config import Config
 from vision import grid
 from vision.grid import area as grid_area
 from vision.grid import learning, registration
-from vision.synth import calibration_examples
-from vision.synth.scenes import Style
 
 # the features' choice on these pictures, and where the cards are made to say the area lies
 CARDS_SAY = (0.045, 0.092)
-
-
-@pytest.fixture(scope="module")
-def own_grids() -> list[tuple[np.ndarray, grid.Grid]]:
-    config = Config()
-    style = Style.random(np.random.default_rng(6), config.game.display)
-    examples = calibration_examples(style, config, np.random.default_rng(60), per_kind=3)
-    return [(e.image, e.grid) for e in examples if e.kind == "grid"]
 
 
 def test_the_implied_inset_is_the_one_the_area_was_placed_at() -> None:

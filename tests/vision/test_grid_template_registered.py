@@ -14,12 +14,9 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.config import Config
 from tests.vision.grid_area import area
 from vision import grid
 from vision.grid import geometry, learning, registration
-from vision.synth import calibration_examples
-from vision.synth.scenes import Style
 
 
 def _card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
@@ -86,14 +83,6 @@ def test_a_centred_card_fits_its_values_templates_when_the_first_picture_lay_off
                 assert int(np.argmax(scores)) == value
                 assert scores[value] >= 0.95
                 assert scores[value] - np.sort(scores)[-2] >= 0.1
-
-
-@pytest.fixture(scope="module")
-def own_grids() -> list[tuple[np.ndarray, grid.Grid]]:
-    config = Config()
-    style = Style.random(np.random.default_rng(6), config.game.display)
-    examples = calibration_examples(style, config, np.random.default_rng(60), per_kind=3)
-    return [(e.image, e.grid) for e in examples if e.kind == "grid"]
 
 
 def test_calibration_learns_the_prints_from_the_registered_pictures_first(
