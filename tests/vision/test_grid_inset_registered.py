@@ -35,10 +35,15 @@ def test_the_implied_inset_is_the_one_the_area_was_placed_at() -> None:
 
 
 def _cards_at(monkeypatch: pytest.MonkeyPatch, inset: tuple[float, float],
-              confirmed: int = 99, scatter: float = 0.0) -> None:
+              confirmed: int = 99, scatter: float = 0.0, switched_on: bool = True) -> None:
     """The calibration pictures' cards register the area at ``inset`` (the ``k``-th picture
-    ``k * scatter`` farther out on both axes), the first ``confirmed`` of them confirming it."""
+    ``k * scatter`` farther out on both axes), the first ``confirmed`` of them confirming it;
+    the refining (``inset_registered``, off by default since blind gate 13) switched on."""
     calls: list[int] = []
+    if switched_on:
+        real = learning.section
+        monkeypatch.setattr(learning, "section", lambda name: {
+            **real(name), "inset_registered": True} if name == "grid" else real(name))
 
     def register(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool]:
         k = len(calls)
@@ -65,6 +70,14 @@ def test_an_axis_the_features_placed_within_half_a_step_keeps_their_inset(
     _cards_at(monkeypatch, (features[0] + 0.01, CARDS_SAY[1]))
     assert learning.learn(own_grids).inset == pytest.approx((features[0], CARDS_SAY[1]),
                                                             abs=1e-4)
+
+
+def test_by_default_the_features_inset_is_kept(
+        monkeypatch: pytest.MonkeyPatch, own_grids: list[tuple[np.ndarray, grid.Grid]]) -> None:
+    # off since blind gate 13: the refined inset read a clean other-art 5 as 3 (18013 g005)
+    features = learning.learn(own_grids).inset
+    _cards_at(monkeypatch, CARDS_SAY, switched_on=False)
+    assert learning.learn(own_grids).inset == pytest.approx(features)
 
 
 def test_too_few_or_disagreeing_calibration_cards_keep_the_features_inset(
