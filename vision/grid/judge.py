@@ -234,6 +234,12 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # its window fits a serif 3 better than a 5)
         cut = scores[best] < cfg["edge_min_correlation"] \
             and bool(np.delete(edge, best).any())
+        # ... and the best value's own print fitting best on the edge may be the part of a
+        # longer print that shows (a 5 cut at its lower row of pips shows a 3's numeral over
+        # one row): under ``own_edge_min_correlation`` it too is looked for farther out (other
+        # art 18016 g002, g004, g011: five 5s read as 3 at 0.08-0.14, the 3 fitting 0.81-0.84
+        # on the window's bottom edge, the 5 never compared at full size)
+        cut = cut or (bool(edge[best]) and scores[best] < cfg["own_edge_min_correlation"])
         passes = scores[best] >= cfg["min_correlation"] and (alone or agreed or paired) \
             and not outvoted
         # read on its templates alone while the nearest calibration card names another value:
