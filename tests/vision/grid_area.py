@@ -112,3 +112,39 @@ def print_look(greys: list[np.ndarray], grids: list[grid.Grid], nearest: int) ->
                          pair_floor=grid.learn_pair_floor(greys, grids),
                          print_offsets=grid.learn_print_offsets(templates, values, greys,
                                                                 grids))
+
+
+def fixed_match(near: list[float], near_edge: int | None, far: list[float],
+                far_edge: int | None, seen: list[tuple[int, int]] | None = None) -> Any:
+    """A stand-in for ``templates.match``: fixed scores ``near`` (``near_edge`` the value that
+    fits best on its window's edge, or None) for the usual windows, ``far`` (``far_edge``) for
+    windows reaching farther; ``seen``, when given, records each call's window shape."""
+    h = geometry._cell_size()[1] + 2 * grid.SEARCH
+
+    def match(look: grid.GridLook, windows: list[np.ndarray],
+              pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
+              ) -> np.ndarray:
+        farther = windows[0].shape[0] > h
+        if seen is not None:
+            seen.append(windows[0].shape)
+        if pair_gaps is not None:
+            pair_gaps[:] = np.nan
+        if edges is not None:
+            edges[:] = False
+            edge = far_edge if farther else near_edge
+            if edge is not None:
+                edges[:, edge] = True
+        return np.tile(np.array(far if farther else near), (len(windows), 1))
+    return match
+
+
+def ten_cards(style: Any) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """A rendered grid of ten cards (seed 45) and the cells they lie in."""
+    from vision.synth import random_grid
+    from vision.synth.scenes import render_grid
+
+    rng = np.random.default_rng(45)
+    cells = random_grid(rng, cards=10)
+    image = render_grid(style, cells, rng)
+    return image, [(r, c) for r in range(5) for c in range(5) if cells[r][c] is not None]
+

@@ -18,40 +18,21 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tests.vision.grid_area import fixed_match, ten_cards
 from vision import grid
 from vision.calibration import Calibration
-from vision.grid import geometry, judge, templates
-from vision.synth import random_grid
-from vision.synth.scenes import Style, render_grid
+from vision.grid import judge, templates
+from vision.synth.scenes import Style
 
 
 def _fake_match(near: list[float], near_edge: int | None, far: list[float],
                 far_edge: int | None) -> Any:
-    """Fixed scores: ``near`` with ``near_edge`` on its edge for the usual windows, ``far``
-    (``far_edge``) for windows reaching farther."""
-    h = geometry._cell_size()[1] + 2 * grid.SEARCH
-
-    def match(look: grid.GridLook, windows: list[np.ndarray],
-              pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
-              ) -> np.ndarray:
-        farther = windows[0].shape[0] > h
-        if pair_gaps is not None:
-            pair_gaps[:] = np.nan
-        if edges is not None:
-            edges[:] = False
-            edge = far_edge if farther else near_edge
-            if edge is not None:
-                edges[:, edge] = True
-        return np.tile(np.array(far if farther else near), (len(windows), 1))
-    return match
+    return fixed_match(near, near_edge, far, far_edge)
 
 
 @pytest.fixture(scope="module")
 def picture(style: Style) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    rng = np.random.default_rng(45)
-    cells = random_grid(rng, cards=10)
-    image = render_grid(style, cells, rng)
-    return image, [(r, c) for r in range(5) for c in range(5) if cells[r][c] is not None]
+    return ten_cards(style)
 
 
 # 18016 g002 (1, 3) as main read it: the 3 at 0.83 on the edge, the 0 0.72, the 5 not compared
