@@ -214,17 +214,19 @@ def test_own_art_9723_g002_its_close_calls_are_scored_the_way_the_cards_lie(
     assert picture.grid is not None
     asked: list[tuple[int, int, float]] = []
     score = grid.pair_score
-    # the veto on close calls the nearest card settled (wrong readings round 4) scores pairs
-    # too; only the close-call step's own scores are recorded here
+    # the vetoes on close calls the nearest card settled (wrong readings round 4, and the
+    # third value close behind) score pairs too; only the close-call step's own scores are
+    # recorded here
     vetoing = [False]
-    veto = judge._agreed_contradicted
 
-    def unrecorded(*args: Any) -> bool:
-        vetoing[0] = True
-        try:
-            return veto(*args)
-        finally:
-            vetoing[0] = False
+    def unrecorded(veto: Any) -> Any:
+        def vetoed(*args: Any) -> bool:
+            vetoing[0] = True
+            try:
+                return bool(veto(*args))
+            finally:
+                vetoing[0] = False
+        return vetoed
 
     def recorded(look: grid.GridLook, window: np.ndarray, a: int, b: int) -> float:
         s = score(look, window, a, b)
@@ -234,7 +236,8 @@ def test_own_art_9723_g002_its_close_calls_are_scored_the_way_the_cards_lie(
 
     monkeypatch.setattr(judge, "pair_score", recorded)
     monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
-    monkeypatch.setattr(judge, "_agreed_contradicted", unrecorded)
+    monkeypatch.setattr(judge, "_agreed_contradicted", unrecorded(judge._agreed_contradicted))
+    monkeypatch.setattr(judge, "_third_leans_away", unrecorded(judge._third_leans_away))
     seen = grid.read_grid(picture.image, look)
     # the templates put the wrong value of 3/5 first on three cards: the pairwise score
     # names the other value for each, so none is read. (Since the wrong-cells and astray
