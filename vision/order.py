@@ -1483,12 +1483,14 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     look, used = _learn_from(examples, found, fallback)
     if used >= int(section("order")["calibration_least_cards"]):
         return look
-    # the largest outline of each picture taught nothing, or one card alone: where boards lie
-    # beside cards held farther away, the boards' lanes are the largest outlines, and the cards
-    # are smaller than the least a card is looked for at before calibration (other art 18014:
-    # two of four outlines were two lanes of a board, the cards 0.03 of the picture). The
-    # calibration cards are then looked for among every outline that may be one, as the
-    # outlines whose prints are most alike
+    # the largest outline of each picture taught nothing (no part place agreed, the outlines
+    # unlike each other, a look misreading its own cards) or one card alone: where boards lie
+    # beside cards held farther away, the boards or some of their lanes are the largest
+    # outlines, and the cards may be smaller than the least a card is looked for at before
+    # calibration (other art 18014: two of four outlines were two lanes of a board whose
+    # colours the labels have, the cards 0.025 and 0.038 of the picture). The calibration
+    # cards are then looked for among every outline that may be one, as the outlines whose
+    # prints are most alike; what was learnt first stays unless that learns from more cards
     alike = _alike_outlines(examples, fallback)
     if alike is None:
         return look
