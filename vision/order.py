@@ -1474,6 +1474,36 @@ def read_order(image: np.ndarray, look: OrderLook) -> OrderObservation:
 
 def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> OrderLook:
     """Learn the card's part colours and where each part is printed from (image, robot) pairs."""
+    found: list[tuple[np.ndarray, bool] | None] = []
+    for image, robot in examples:
+        try:
+            found.append(_calibration_card(image, robot, fallback))
+        except NoCardFound:
+            found.append(None)
+    look, used = _learn_from(examples, found, fallback)
+    if used >= int(section("order")["calibration_least_cards"]):
+        return look
+    # the largest outline of each picture taught nothing (no part place agreed, the outlines
+    # unlike each other, a look misreading its own cards) or one card alone: where boards lie
+    # beside cards held farther away, the boards or some of their lanes are the largest
+    # outlines, and the cards may be smaller than the least a card is looked for at before
+    # calibration (other art 18014: two of four outlines were two lanes of a board whose
+    # colours the labels have, the cards 0.025 and 0.038 of the picture). The calibration
+    # cards are then looked for among every outline that may be one, as the outlines whose
+    # prints are most alike; what was learnt first stays unless that learns from more cards
+    alike = _alike_outlines(examples, fallback)
+    if alike is None:
+        return look
+    second, more = _learn_from(examples, alike, fallback)
+    return second if second.learnt and more > used else look
+
+
+def _learn_from(examples: list[tuple[np.ndarray, str]],
+                found: list[tuple[np.ndarray, bool] | None],
+                fallback: ColourModel) -> tuple[OrderLook, int]:
+    """The look learnt from each calibration picture's card outline (``found``: the outline and
+    whether it shows paper round the robot, None where none was found), and how many cards it
+    was learnt from (0 when it learnt nothing)."""
     cfg = section("order")
     names = fallback.names
     cards: list[np.ndarray] = []
@@ -1482,11 +1512,10 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     areas: list[float] = []
     plain: list[np.ndarray] = []
     papered: list[bool] = []
-    for image, robot in examples:
-        try:
-            quad, shows_paper = _calibration_card(image, robot, fallback)
-        except NoCardFound:
+    for (image, robot), outline in zip(examples, found, strict=True):
+        if outline is None:
             continue
+        quad, shows_paper = outline
         papered.append(shows_paper)
         cards.append(warp_card(image, quad))
         plain.append(plain_card(image, quad))
@@ -1507,7 +1536,7 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         plain = [plain[i] for i in keep]
         aspects, areas = [aspects[i] for i in keep], [areas[i] for i in keep]
     if not cards:
-        return OrderLook.unlearnt(fallback)
+        return OrderLook.unlearnt(fallback), 0
     # an outline found wrongly on a calibration picture (the robot printed on the card, the
     # card with a board beside it) would teach a wrong shape and wrong part places: a card whose
     # print is much less like the others' than they are like each other is left out
@@ -1518,7 +1547,7 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         # -0.02 to -0.12), so nothing can be learnt from them; the reader keeps the defaults
         # rather than learn a shape and part places from whatever they were, and declines
         # cards: the defaults read such art with full confidence, turned cards wrong
-        return OrderLook.unlearnt(fallback)
+        return OrderLook.unlearnt(fallback), 0
     if len(cards) >= 3:
         least = float(cfg["likeness_fraction"]) * float(np.median(alike))
         keep = [i for i in range(len(cards)) if alike[i] >= least]
@@ -1558,7 +1587,7 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         # the cards found do not show their labelled colours where parts are printed: they
         # were something else (a board's lanes), so neither the colours, the shape nor the size
         # learnt from them is kept (other art 16016 read two cards wrong with a board's)
-        return OrderLook.unlearnt(fallback)
+        return OrderLook.unlearnt(fallback), 0
     # 3. how clearly the part shapes tell the card's top from its bottom
     look = OrderLook(model, masks, True, aspect, area=min(areas))
     # the medians: a calibration card whose outline was found on a board's lanes (it passed the
@@ -1573,8 +1602,8 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
         look.turn_margin = float(cfg["turn_fraction"]) * evidence
     _learn_sketch(look, plain, cfg)
     if _misreads_own_cards(look, examples):
-        return OrderLook.unlearnt(fallback)
-    return look
+        return OrderLook.unlearnt(fallback), 0
+    return look, len(cards)
 
 
 def _misreads_own_cards(look: OrderLook, examples: list[tuple[np.ndarray, str]]) -> bool:
@@ -1647,6 +1676,80 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
             with contextlib.suppress(NoCardFound):  # no such outline: the largest, as before
                 quad = find_card(image, accept=a_card)
     return quad, paper_shown(warp_card(image, quad), default_masks()) >= least
+
+
+def _card_outlines(image: np.ndarray, robot: str, model: ColourModel) -> list[np.ndarray]:
+    """Every outline in a calibration picture that may be its card, largest first: card-shaped
+    (:func:`find_card`) down to ``calibration_least_area`` of the picture, showing paper round
+    the robot (``calibration_min_paper``), some part colour and, where the boards' background
+    was learnt, less than ``calibration_other_colour`` of the colours the labelled robot lacks.
+    Nearly the same outline found at several edge levels is kept once (the largest), and at most
+    ``calibration_outlines`` are kept."""
+    cfg = section("order")
+    seen: list[np.ndarray] = []
+
+    def note(outline: np.ndarray) -> bool:
+        seen.append(outline)
+        return False  # turned down, so the search goes on to every other outline
+
+    with contextlib.suppress(NoCardFound):
+        find_card(image, area=float(cfg["calibration_least_area"]) / float(cfg["area_fraction"]),
+                  accept=note)
+    plain_look = OrderLook.default(model)
+    wanted = [model.names.index(c) for c in robot.split("-")]
+    foreign = [i for i in range(len(model.names)) if i not in wanted]
+    # without a background learnt from the boards a pale paper may read as a colour (see
+    # _calibration_card): the colours the label lacks then tell nothing
+    judge_colours = len(model.background_means) > 0
+    kept: list[np.ndarray] = []
+    tried: list[tuple[np.ndarray, float]] = []
+    for outline in sorted(seen, key=lambda q: -float(cv2.contourArea(q))):
+        size = float(cv2.contourArea(outline))
+        if _tried_alike(outline.mean(axis=0), size, tried):
+            continue
+        tried.append((outline.mean(axis=0), size))
+        card = warp_card(image, outline)
+        cls = classes(card, plain_look)
+        if int((cls >= 0).sum()) < int(cfg["min_mask_pixels"]) or \
+                paper_shown(card, default_masks()) < float(cfg["calibration_min_paper"]) or \
+                (judge_colours and
+                 float(np.isin(cls, foreign).mean()) >= float(cfg["calibration_other_colour"])):
+            continue
+        kept.append(outline)
+        if len(kept) == int(cfg["calibration_outlines"]):
+            break
+    return kept
+
+
+def _alike_outlines(examples: list[tuple[np.ndarray, str]],
+                    model: ColourModel) -> list[tuple[np.ndarray, bool] | None] | None:
+    """One outline a calibration picture (None where it has none that may be its card, see
+    :func:`_card_outlines`): those whose prints are most like each other's. The user's cards are
+    printed alike, so the outlines on them are alike too, while a board's lanes or a hand are
+    unlike the cards (other art 18014: cards 0.57 to 0.84 alike, two lanes of a board 0.04 to
+    0.41 like the cards). Each outline in turn is taken with the outline most like it in every
+    other picture, and the set whose prints are most alike in all (the sum of their likenesses
+    pair by pair) is chosen. None when fewer than two pictures show such an outline."""
+    outlines = [_card_outlines(image, robot, model) for image, robot in examples]
+    drawn = [[sketch(plain_card(image, q)) for q in qs]
+             for (image, _), qs in zip(examples, outlines, strict=True)]
+    shown = [i for i, qs in enumerate(outlines) if qs]
+    if len(shown) < 2:
+        return None
+    best: dict[int, int] | None = None
+    best_score = -math.inf
+    for i in shown:
+        for a, one in enumerate(drawn[i]):
+            chosen = {i: a}
+            for j in shown:
+                if j != i:
+                    chosen[j] = int(np.argmax([likeness(one, other) for other in drawn[j]]))
+            score = sum(likeness(drawn[j][chosen[j]], drawn[k][chosen[k]])
+                        for j in shown for k in shown if j < k)
+            if score > best_score:
+                best, best_score = chosen, score
+    assert best is not None
+    return [(outlines[i][best[i]], True) if i in best else None for i in range(len(examples))]
 
 
 def _alike(cards: list[np.ndarray]) -> list[float]:
