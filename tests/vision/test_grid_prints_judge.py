@@ -87,7 +87,44 @@ def test_near_correction_is_not_weighed(monkeypatch: pytest.MonkeyPatch,
         return True
 
     monkeypatch.setattr(reader, "_prints_prefer", counted)
-    monkeypatch.setattr(reader, "register_checked", _moved(0.15))
+    monkeypatch.setattr(reader, "register_checked", _moved(0.28))
     image, _ = own_grids[0]
     reader.read_grid_region(image, calibration.grid)
     assert not asked
+
+
+def _astray(image: np.ndarray, place: np.ndarray) -> tuple[np.ndarray, bool, bool]:
+    """A stand-in for ``register_checked``: the cards' outlines said astray (the markers'
+    area kept, every cell asked)."""
+    return place, False, True
+
+
+def test_astray_where_the_prints_hold_is_read(monkeypatch: pytest.MonkeyPatch,
+                                              calibration: Calibration,
+                                              own_grids: list[tuple[np.ndarray, Grid]]) -> None:
+    """The outlines said astray, but at the markers' area every print is whole and no area a
+    quarter or half a cell over fits them better: the picture is read cell by cell, exactly
+    (on the starting main every cell was asked)."""
+    monkeypatch.setattr(reader, "register_checked", _astray)
+    for image, labels in own_grids:
+        assert _exact(image, labels, calibration)
+
+
+def test_astray_with_cards_half_a_cell_off_stays_asked(
+        monkeypatch: pytest.MonkeyPatch, calibration: Calibration,
+        own_grids: list[tuple[np.ndarray, Grid]]) -> None:
+    """The markers' area half a cell off the cards (other art 9201's kind: a card half out of
+    its cell may read as an empty cell): the prints fit better half a cell over, so the
+    picture stays astray and every cell is asked."""
+    _, h = _cell_size()
+
+    def markers_off(corners: np.ndarray, inset: tuple[float, float], margin: int,
+                    place: np.ndarray | None = None) -> np.ndarray:
+        return np.asarray(np.array([[1.0, 0, 0], [0, 1.0, 0.5 * h], [0, 0, 1.0]])
+                          @ _area_homography(corners, inset, margin, place))
+
+    monkeypatch.setattr(reader, "_area_homography", markers_off)
+    monkeypatch.setattr(reader, "register_checked", _astray)
+    for image, _ in own_grids:
+        obs, _ = reader.read_grid_region(image, calibration.grid)
+        assert max(max(row) for row in obs.confidence) == 0.0

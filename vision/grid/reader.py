@@ -41,6 +41,9 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
             if _prints_prefer(look, at_markers[0], raw):
                 place = markers
                 raw, big, area, cells = at_markers
+        if astray and bool(section("grid")["prints_hold_astray"]) \
+                and _prints_hold(look, image, corners, white, markers, raw):
+            astray = False  # (the area read is the markers' already: see _prints_hold)
         w, h = _cell_size()
         m = table_margin()
         feats = area_features(area)
@@ -128,6 +131,42 @@ def _prints_prefer(look: GridLook, raw_a: np.ndarray, raw_b: np.ndarray) -> bool
     if int(cards.sum()) < int(cfg["prints_judge_cells"]):
         return False
     return bool(float(fa[cards].mean() - fb[cards].mean()) >= float(cfg["prints_judge_margin"]))
+
+
+def _prints_hold(look: GridLook, image: np.ndarray, corners: np.ndarray, white: np.ndarray,
+                 markers: np.ndarray, raw: np.ndarray) -> bool:
+    """Whether the cards lie where the markers put the area by the values' prints, where their
+    outlines said astray (``markers``: the markers' area, ``raw`` its warp): over the cells some
+    value's mean print fits at least ``prints_judge_cell_fit`` here or with the area moved
+    (at least ``prints_judge_cells`` of them), the best value's fit (:func:`coarse_best`) is
+    ``prints_hold_fit`` on average here, and moving the area a quarter or half a cell along
+    either axis (``prints_hold_moves``) lets them fit no better by ``prints_judge_margin``.
+
+    Astray asks the whole picture because a card lying half out of its cell, the area half a
+    cell off its cards, may read as an empty cell (other art 9201); its print is then cut, and
+    half a cell over it is whole, which the moved areas see. On pale cards with an inner frame
+    and rows of pips the outlines agree on lattices of their own and say astray where every
+    print is whole at the markers' area and every cell reads exactly there (other art 13543
+    g008, g011, g015, g017; 18016 g010, g016, g018; 14013 g004; 15012 g011, g015: prints
+    0.82-0.93 on average, no move better by more than 0.01). The picture is then read as any
+    other, cell by cell."""
+    cfg = section("grid")
+    w, h = _cell_size()
+    fits = [coarse_best(look, scaled_windows(_print_area(raw, look), 1.0))]
+    for k in cfg["prints_hold_moves"]:
+        for dx, dy in ((k, 0.0), (-k, 0.0), (0.0, k), (0.0, -k)):
+            moved = np.array([[1.0, 0, -dx * w], [0, 1.0, -dy * h], [0, 0, 1.0]]) @ markers
+            at = _warp(image, corners, look.inset, white, moved)[0]
+            fits.append(coarse_best(look, scaled_windows(_print_area(at, look), 1.0)))
+    every = np.array(fits)
+    cards = every.max(axis=0) >= float(cfg["prints_judge_cell_fit"])
+    if int(cards.sum()) < int(cfg["prints_judge_cells"]):
+        return False
+    here = float(every[0, cards].mean())
+    if here < float(cfg["prints_hold_fit"]):
+        return False
+    margin = float(cfg["prints_judge_margin"])
+    return all(float(f[cards].mean()) - here < margin for f in every[1:])
 
 
 def _warp(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
