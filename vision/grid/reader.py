@@ -123,7 +123,9 @@ def _prints_prefer(look: GridLook, raw_a: np.ndarray, raw_b: np.ndarray) -> bool
     where every one of them reads exactly). A right correction lets the prints fit better
     (other art 18013: 0.02-0.06 better than at the markers' area, which read two of them
     wrong). The prints see where the cards lie without the outlines: a card cut by its
-    cell's window fits no value's print as well as a whole one."""
+    cell's window fits no value's print as well as a whole one. (Asked only past
+    ``prints_judge_move``: nearer, a print stays whole in its window at either area, and the
+    fits weigh the cards' scale, calibration's, rather than where they lie.)"""
     cfg = section("grid")
     fa = coarse_best(look, scaled_windows(_print_area(raw_a, look), 1.0))
     fb = coarse_best(look, scaled_windows(_print_area(raw_b, look), 1.0))
