@@ -63,6 +63,19 @@ def coarse_fit(look: GridLook, sets: list[list[np.ndarray]]) -> list[float]:
     return [float(b) for b in best.reshape(len(sets), n).mean(axis=1)]
 
 
+def coarse_best(look: GridLook, windows: list[np.ndarray]) -> np.ndarray:
+    """Per window (all of one size), the best value's mean print's best correlation anywhere
+    in it at half size, as :func:`coarse_fit` averages it: (n,), -1 where nothing was learnt."""
+    if not len(look.templates) or not windows:
+        return np.full(len(windows), -1.0)
+    th, tw = look.templates.shape[1:]
+    coarse, _ = _banks(look)
+    small = _halves(windows)
+    corr, _, _ = coarse.correlate_all(small, (th // COARSE, tw // COARSE))
+    return np.asarray(corr.reshape(len(corr), len(small), -1).max(axis=2).max(axis=0),
+                      np.float64)
+
+
 def match_windows(look: GridLook, windows: list[np.ndarray],
                   pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
                   ) -> np.ndarray:
