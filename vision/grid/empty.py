@@ -41,8 +41,8 @@ def _like(px: np.ndarray, ref: np.ndarray, tolerance: float | None = None) -> np
 
 def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.ndarray],
                  look: GridLook | None = None, table_at: np.ndarray | None = None,
-                 stats: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-                 ) -> dict[int, float]:
+                 stats: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+                 shaded: dict[int, float] | None = None) -> dict[int, float]:
     """Of ``candidates``, the cells that surely show the bare surface, with a confidence.
 
     The bare surface is this picture's table just outside the area (``table``: its usual
@@ -56,6 +56,11 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     ``table_at`` (the patches' centres, in cells; the cells are the 25 of the area), each cell
     is compared with the table patches nearest to it: the light falls off across the table.
     ``stats``: :func:`_stats` of all ``cells`` when already known.
+
+    ``shaded``: when given (on a table), the cells refused only because their colour is not
+    the table's near them, while one patch of the table around shows it (:func:`_table_shades`),
+    are put there with a confidence. They are not surely empty by themselves: the caller keeps
+    them only where a second witness (the nearest calibration example) says empty too.
     """
     cfg = section("grid")
     share = float(cfg["empty_colour_share"])
@@ -209,8 +214,15 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     # darker than nearly all of the surface: an empty cell shows almost no such ink
     if not mat:
         ink_level = np.percentile(table_px.sum(axis=2), 1) * float(cfg["empty_ink_ratio"])
-        ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
-        ok &= ~_strays(medians, ref, ok)
+        inkless = (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
+        ok &= inkless
+        stray = _strays(medians, ref, ok)
+        if shaded is not None and bool(cfg["empty_table_shades"]):
+            refused = smooth & inkless & ~(ok & ~stray)
+            for k, conf in _table_shades(px, medians, table_medians[plain], tolerance, share,
+                                         look, refused).items():
+                shaded[candidates[k]] = conf
+        ok &= ~stray
     else:
         # on a mat, against the surface the cell is held to (the mat cells near it, or the
         # calibration's mat): a printed mat is plain where a cell's middle lies
@@ -219,6 +231,44 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
+
+
+def _table_shades(px: np.ndarray, medians: np.ndarray, shades: np.ndarray,
+                  tolerance: float | None, share: float, look: GridLook | None,
+                  asked: np.ndarray) -> dict[int, float]:
+    """Of the ``asked`` cells (their middles' pixels and median colours; each as smooth as the
+    table and inkless already), those whose colour one patch of the table around the area
+    shows (``shades``: the patches' median colours, those showing the table's colour), by
+    index, with the confidence :func:`surely_empty` gives: the patch whose median is nearest
+    the cell's in shares of B, G and R is within ``empty_median_hue`` of it and the cell's
+    pixels show its colour (:func:`_like`, at ``tolerance``), and the cell is no nearer a
+    card's colour calibration saw than to that patch's.
+
+    A table is not one colour: wood grain or stripes wider than a patch, a shadow's soft edge,
+    the light falling off, make some patches lighter or darker than others, and an offset of
+    all three channels alike (grain, glare) moves the shares too, not only the brightness. A
+    bare cell lying on a darker band is then held to the median of its nearest patches, which
+    lie on other bands, and its middle strays from it as a hand would (own art 32 g011,
+    13002 g026, 36 g005, 18001 g005: bare cells on grained tables 0.027-0.05 off the median
+    of their nearest patches, a patch of the same band 0.001-0.008 off). The table's own
+    patches say which colours the bare table shows in this picture; a hand, a sleeve or a
+    card shows a colour no patch shows. This alone proves no bare cell: the caller asks the
+    nearest calibration example too."""
+    out: dict[int, float] = {}
+    ask = np.flatnonzero(asked)
+    if not len(ask) or not len(shades):
+        return out
+    limit = float(section("grid")["empty_median_hue"])
+    hue = medians[ask] / (medians[ask].sum(axis=1, keepdims=True) + 1.0)
+    shade_hue = shades / (shades.sum(axis=1, keepdims=True) + 1.0)
+    apart = np.abs(hue[:, None, :] - shade_hue[None, :, :]).max(axis=2)
+    nearest = apart.argmin(axis=1)
+    near = apart[np.arange(len(ask)), nearest] <= limit
+    like = _like(px[ask], shades[nearest], tolerance)
+    good = near & (like >= share) & ~_card_coloured(medians[ask], shades[nearest], look)
+    for k, sh in zip(ask[good], like[good], strict=True):
+        out[int(k)] = round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
+    return out
 
 
 def _middle_texture(cells: list[np.ndarray]) -> np.ndarray:

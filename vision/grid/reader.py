@@ -52,11 +52,12 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         table, foreign, patches, table_at = table_patches(image, corners, look.inset, white,
                                                           big, place)
         sure: dict[int, float] = {}
+        shaded: dict[int, float] = {}  # bare by a shade of the table around: see below
         cell_stats = _stats(cells)
 
         def settled(card_like: list[bool]) -> set[int]:
             sure.update(surely_empty(cells, [i for i in range(25) if not card_like[i]],
-                                     patches, look, table_at, cell_stats))
+                                     patches, look, table_at, cell_stats, shaded))
             return set(sure)
 
         extra = SEARCH + int(section("grid")["cut_search_extra"])
@@ -77,6 +78,12 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         for i in range(25):
             if i in sure:
                 values[i], confs[i] = None, sure[i]
+            elif i in shaded and values[i] is None and confs[i] > 0:
+                # a cell whose colour the table shows only in some patches around the area
+                # (grain, a shadow's edge) is bare when the nearest calibration example says
+                # empty too (classify's confidence for an empty cell; a card or an unread cell
+                # has a value or none): two witnesses, neither enough alone
+                confs[i] = min(shaded[i], confs[i])
             elif values[i] is None:
                 confs[i] = 0.0  # not surely the bare surface, not surely a card: ask
         for i in _cut_off(values, confs):
