@@ -237,34 +237,49 @@ def _table_shades(px: np.ndarray, medians: np.ndarray, shades: np.ndarray,
                   tolerance: float | None, share: float, look: GridLook | None,
                   asked: np.ndarray) -> dict[int, float]:
     """Of the ``asked`` cells (their middles' pixels and median colours; each as smooth as the
-    table and inkless already), those whose colour one patch of the table around the area
-    shows (``shades``: the patches' median colours, those showing the table's colour), by
-    index, with the confidence :func:`surely_empty` gives: the patch whose median is nearest
-    the cell's in shares of B, G and R is within ``empty_median_hue`` of it and the cell's
-    pixels show its colour (:func:`_like`, at ``tolerance``), and the cell is no nearer a
-    card's colour calibration saw than to that patch's.
+    table and inkless already), those showing the colours the table around the area shows
+    (``shades``: the patches' median colours, of those showing the table's colour), by index,
+    with the confidence :func:`surely_empty` gives: the patch whose median is nearest the
+    cell's in shares of B, G and R is within ``empty_median_hue`` of it, ``empty_colour_share``
+    of the cell's pixels show one patch's colour or another's (:func:`_like`'s test, at
+    ``tolerance``), and the cell is no nearer a card's colour calibration saw than to that
+    nearest patch's.
 
-    A table is not one colour: wood grain or stripes wider than a patch, a shadow's soft edge,
-    the light falling off, make some patches lighter or darker than others, and an offset of
-    all three channels alike (grain, glare) moves the shares too, not only the brightness. A
-    bare cell lying on a darker band is then held to the median of its nearest patches, which
-    lie on other bands, and its middle strays from it as a hand would (own art 32 g011,
-    13002 g026, 36 g005, 18001 g005: bare cells on grained tables 0.027-0.05 off the median
-    of their nearest patches, a patch of the same band 0.001-0.008 off). The table's own
-    patches say which colours the bare table shows in this picture; a hand, a sleeve or a
-    card shows a colour no patch shows. This alone proves no bare cell: the caller asks the
-    nearest calibration example too."""
+    A table is not one colour: wood grain or stripes in bands wider than a patch, a shadow's
+    soft edge, the light falling off, make some patches lighter or darker than others, and an
+    offset of all three channels alike (grain, glare) moves the shares too, not only the
+    brightness. A bare cell on a darker band is held to the median of its nearest patches,
+    which lie on other bands, and its middle strays from it as a hand's would (own art 13002
+    g026, 36 g005, 18001 g005: bare cells on grained tables 0.027-0.05 off the median of their
+    nearest patches, a patch on the same band 0.001-0.008 off), or it lies across two bands
+    and a sixth of its pixels are off any one colour (own art 32 g011). The patches say which
+    colours the bare table shows in this picture; a hand, a sleeve or a card shows colours
+    none of them shows. This alone proves no bare cell: the caller asks the nearest
+    calibration example too."""
     out: dict[int, float] = {}
     ask = np.flatnonzero(asked)
     if not len(ask) or not len(shades):
         return out
-    limit = float(section("grid")["empty_median_hue"])
+    cfg = section("grid")
+    if tolerance is None:
+        tolerance = float(cfg["empty_hue_tolerance"])
     hue = medians[ask] / (medians[ask].sum(axis=1, keepdims=True) + 1.0)
     shade_hue = shades / (shades.sum(axis=1, keepdims=True) + 1.0)
     apart = np.abs(hue[:, None, :] - shade_hue[None, :, :]).max(axis=2)
     nearest = apart.argmin(axis=1)
-    near = apart[np.arange(len(ask)), nearest] <= limit
-    like = _like(px[ask], shades[nearest], tolerance)
+    near = apart[np.arange(len(ask)), nearest] <= float(cfg["empty_median_hue"])
+    # per pixel, whether it shows some patch's colour: within the tolerance of its shares and
+    # the brightness ratio of its brightness, as :func:`_like` tests one colour
+    cell_px = px[ask]
+    total = cell_px.sum(axis=2) + 1.0
+    cell_hue = cell_px / total[..., None]
+    ratio = float(cfg["empty_brightness_ratio"])
+    shown = np.zeros(cell_px.shape[:2], bool)
+    for colour, colour_hue in zip(shades, shade_hue, strict=True):
+        level = float(colour.sum()) + 1.0
+        shown |= ((np.abs(cell_hue - colour_hue).max(axis=2) <= tolerance)
+                  & (total >= level / ratio) & (total <= level * ratio))
+    like = shown.mean(axis=1)
     good = near & (like >= share) & ~_card_coloured(medians[ask], shades[nearest], look)
     for k, sh in zip(ask[good], like[good], strict=True):
         out[int(k)] = round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
