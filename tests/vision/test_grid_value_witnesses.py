@@ -52,7 +52,7 @@ def _read(monkeypatch: pytest.MonkeyPatch, scores: list[float], nearest_value: i
     monkeypatch.setattr(judge, "match_windows", scored_alike(scores))
     monkeypatch.setattr(templates, "match_windows", judge.match_windows)
     monkeypatch.setattr(judge, "pair_score",
-                        lambda look, window, a, b: float(pair(a, b)))
+                        lambda look, window, a, b, ways=None: float(pair(a, b)))
     monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
     monkeypatch.setattr(judge, "colours_confirm",
                         lambda look, colours: [colour] * len(colours))

@@ -201,9 +201,15 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         second = int(order[1])
         if not (alone or agreed or paired) and window is not None:
             s = close_pair_score(look, window, best, second, scores)
+            # where the card does not say which way up a value's print lies, the two prints
+            # are laid every way they fit as one, and the score nearest to nothing stands (own
+            # 16002 g041 (4, 3): a 1 over 3 by 0.09, the 3's way up unclear, no score at all)
+            if not np.isfinite(s) and bool(cfg["pair_unclear_ways"]):
+                s = _close_pair_any_way(look, window, best, second, scores)
             paired = bool(s >= _pair_needed(look, best, second)) and (
                 not third or (bool(cfg["pair_answers_third"])
-                              and pair_beats(look, window, best, knn_value)))
+                              and pair_beats(look, window, best, knn_value))
+                or _third_left_behind(look, window, scores, best, knn_value))
             # ... and when the nearest calibration card names the second value, the two
             # prints laid on the card may decide for it: two witnesses against a near tie of
             # the templates (own art 9951 g020: three 5s a 3's template fitted 0.003-0.03
@@ -375,6 +381,34 @@ def close_pair_score(look: GridLook, window: np.ndarray, best: int, second: int,
             or not np.isfinite(_pair_needed(look, best, second)):
         return float("nan")
     return pair_score(look, window, best, second)
+
+
+def _close_pair_any_way(look: GridLook, window: np.ndarray, best: int, second: int,
+                        scores: np.ndarray) -> float:
+    """:func:`close_pair_score` where the card does not say which way up ``best``'s or
+    ``second``'s print lies (:func:`_lies_turned` None): each such print is laid both ways, and
+    of the scores whose two prints fit the card as one the one nearest to nothing is kept (0
+    when they name different values), as :func:`pairs._pair_score_any_way_up` does for prints
+    that look alike either way up. Laid the wrong way, a card's own value's print names the
+    other value, so a score clear of zero every way it fits is the card's. NaN where no way
+    fits, or for any cell :func:`close_pair_score` does not score."""
+    cfg = section("grid")
+    if scores[best] < cfg["min_correlation_alone"] \
+            or scores[best] - scores[second] >= cfg["min_gap"] \
+            or not np.isfinite(_pair_needed(look, best, second)):
+        return float("nan")
+    ways = []
+    for value in (best, second):
+        turned = _lies_turned(look, window, value)
+        ways.append([turned] if turned is not None else [False, True])
+    if len(ways[0]) == len(ways[1]) == 1:
+        return float("nan")  # both ways up known: laid as pair_score laid them, no fit
+    fitting = [s for ta in ways[0] for tb in ways[1]
+               if np.isfinite(s := pair_score(look, window, best, second, ways=(ta, tb)))]
+    if not fitting:
+        return float("nan")
+    low, high = min(fitting), max(fitting)
+    return low if low > 0 else high if high < 0 else 0.0
 
 
 def _pair_needed(look: GridLook, a: int, b: int) -> float:
@@ -605,6 +639,32 @@ def _agreed_contradicted(look: GridLook, window: np.ndarray, best: int, second: 
     Two witnesses each way: declined, never read as the second."""
     s = close_pair_score(look, window, best, second, scores)
     return bool(np.isfinite(s)) and bool(-s >= _pair_needed(look, second, best))
+
+
+def _third_left_behind(look: GridLook, window: np.ndarray, scores: np.ndarray, best: int,
+                       knn_value: int) -> bool:
+    """Whether the nearest calibration card's value, a third one beside a close call the two
+    prints laid on the card settled for ``best``, is answered though ``best`` does not beat its
+    print by what :func:`pair_beats` asks: the templates put it ``third_behind_gap`` or more
+    behind ``best`` (at least ``min_gap``: against that value the templates read ``best``
+    alone), and the two prints laid on the card favour ``best`` by ``min_pair_score``, the bare
+    bar, without the margin over that pair's learnt floor (``pair_score_margin`` above what any
+    calibration card of the third value reached toward ``best``).
+
+    That floor measures how far the prints may lean the wrong way between two values the
+    templates cannot tell apart; where the templates leave the third value clearly behind, two
+    witnesses already answer it. Own 16002 g008 (3, 2): a 1 over 2 by 0.08 (templates 0.88, the
+    1's and 2's prints saying 1 by 0.38), the nearest card a 0's, 0.18 behind, the 1's and 0's
+    prints saying 1 by 0.29, under what pair_beats asked. A print that cannot be laid with the
+    third (NaN) or favours the best weakly still declines (h10352 g047's case: the card the
+    nearest card's value, its templates not among the best two)."""
+    cfg = section("grid")
+    gap = float(cfg["third_behind_gap"])
+    if gap < 0 or knn_value in (best, PRINT_ONLY) or knn_value < 0 \
+            or scores[best] - scores[knn_value] < max(gap, float(cfg["min_gap"])):
+        return False
+    lead = pair_score(look, window, best, knn_value)
+    return bool(np.isfinite(lead)) and bool(lead >= float(cfg["min_pair_score"]))
 
 
 def _least_fit(cfg: dict[str, Any], astride: bool) -> float:
