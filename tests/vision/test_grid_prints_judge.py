@@ -35,6 +35,19 @@ def _moved(share: float) -> Callable[[np.ndarray, np.ndarray], tuple[np.ndarray,
     return register_checked
 
 
+def _markers_off(share: float) -> Callable[..., np.ndarray]:
+    """A stand-in for ``_area_homography`` that puts the markers' area ``share`` of a cell
+    down off the cards."""
+    _, h = _cell_size()
+
+    def markers_off(corners: np.ndarray, inset: tuple[float, float], margin: int,
+                    place: np.ndarray | None = None) -> np.ndarray:
+        return np.asarray(np.array([[1.0, 0, 0], [0, 1.0, share * h], [0, 0, 1.0]])
+                          @ _area_homography(corners, inset, margin, place))
+
+    return markers_off
+
+
 def _exact(image: np.ndarray, labels: Grid, calibration: Calibration) -> bool:
     """Whether the picture reads exactly: every cell its label, none declined."""
     obs, _ = reader.read_grid_region(image, calibration.grid)
@@ -60,15 +73,8 @@ def test_right_correction_is_kept(monkeypatch: pytest.MonkeyPatch,
     """Where the markers' area is the one 0.38 of a cell off and registration's correction
     brings the cards back to their cells, the prints fit better in the corrected area: it is
     kept (the markers' area is not weighed back in)."""
-    _, h = _cell_size()
-
-    def markers_off(corners: np.ndarray, inset: tuple[float, float], margin: int,
-                    place: np.ndarray | None = None) -> np.ndarray:
-        # the markers' area moved 0.38 of a cell off the cards
-        return np.asarray(np.array([[1.0, 0, 0], [0, 1.0, 0.38 * h], [0, 0, 1.0]])
-                          @ _area_homography(corners, inset, margin, place))
-
-    monkeypatch.setattr(reader, "_area_homography", markers_off)
+    # the markers' area moved 0.38 of a cell off the cards
+    monkeypatch.setattr(reader, "_area_homography", _markers_off(0.38))
     # registration's correction: back onto the cards
     monkeypatch.setattr(reader, "register_checked", _moved(-0.38))
     for image, labels in own_grids:
@@ -116,14 +122,7 @@ def test_astray_with_cards_half_a_cell_off_stays_asked(
     """The markers' area half a cell off the cards (other art 9201's kind: a card half out of
     its cell may read as an empty cell): the prints fit better half a cell over, so the
     picture stays astray and every cell is asked."""
-    _, h = _cell_size()
-
-    def markers_off(corners: np.ndarray, inset: tuple[float, float], margin: int,
-                    place: np.ndarray | None = None) -> np.ndarray:
-        return np.asarray(np.array([[1.0, 0, 0], [0, 1.0, 0.5 * h], [0, 0, 1.0]])
-                          @ _area_homography(corners, inset, margin, place))
-
-    monkeypatch.setattr(reader, "_area_homography", markers_off)
+    monkeypatch.setattr(reader, "_area_homography", _markers_off(0.5))
     monkeypatch.setattr(reader, "register_checked", _astray)
     for image, _ in own_grids:
         obs, _ = reader.read_grid_region(image, calibration.grid)
