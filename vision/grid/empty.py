@@ -159,6 +159,12 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             # with the tolerances of this picture's own surface, and the calibration's texture
             lone = px[mats[0]][None]
             ref = look.bare[int(np.argmax([_like(lone, b)[0] for b in look.bare]))]
+            # ... or against the mat this picture shows between the cards, where it shows
+            # there (:func:`_mat_between_cards`): the mat's colour changes from picture to
+            # picture (its lamp, its print) by more than the plain tolerance
+            between = _mat_between_cards(cells, candidates[int(mats[0])], medians[mats[0]])
+            if between is not None and _like(lone, between)[0] > _like(lone, ref)[0]:
+                ref = between
             texture_ref = look.bare_texture
             overall = ref
         else:
@@ -231,6 +237,38 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
+
+
+def _mat_between_cards(cells: list[np.ndarray], lone: int, colour: np.ndarray
+                       ) -> np.ndarray | None:
+    """The colour of the mat this picture shows between its cards, when it is the colour of
+    the one plain cell ``lone`` (its median ``colour``): in at least ``mat_gutter_cells`` of
+    the other cells, at least ``mat_gutter_share`` of the ring ``mat_gutter_ring`` of a cell
+    wide along the cell's edges (where a card laid in its cell leaves the mat showing) shows
+    that colour (:func:`_like`); then the median of those ring pixels, else None.
+
+    A lone bare cell on a mat (every other cell holds a card) has no other bare cell in the
+    picture to agree with and was held to the calibration picture's mat nearest to it, and the
+    mat's colour changes from picture to picture by more than the plain tolerance (own art 6
+    g059, 14003 g059, 15001 g035: 0.01-0.07 of the cell's pixels on calibration's nearest mat;
+    the gutters of every other cell show the lone cell's colour, 15-31% of their rings). The
+    cells beside the cards are the same mat under the same light; a hand or a card lying in
+    the lone cell shows its own colour, which the mat between the cards does not. The lone
+    cell still has to pass every other test (its share of that colour, texture, ink)."""
+    cfg = section("grid")
+    if not bool(cfg["mat_lone_gutters"]) or len(cells) < 2:
+        return None
+    h, w = cells[0].shape[:2]
+    band = float(cfg["mat_gutter_ring"])
+    ry, rx = max(1, int(band * h)), max(1, int(band * w))
+    edge = np.ones((h, w), bool)
+    edge[ry:h - ry, rx:w - rx] = False
+    rings = np.stack([c[edge] for k, c in enumerate(cells) if k != lone]).astype(np.float32)
+    shown = _like(rings.reshape(-1, 1, 3), colour).reshape(len(rings), -1) >= 1.0
+    if float((shown.mean(axis=1) >= float(cfg["mat_gutter_share"])).mean()) \
+            < float(cfg["mat_gutter_cells"]):
+        return None
+    return np.asarray(np.median(rings[shown], axis=0), np.float32)
 
 
 def _table_shades(px: np.ndarray, medians: np.ndarray, shades: np.ndarray,
