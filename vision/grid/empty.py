@@ -42,7 +42,8 @@ def _like(px: np.ndarray, ref: np.ndarray, tolerance: float | None = None) -> np
 def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.ndarray],
                  look: GridLook | None = None, table_at: np.ndarray | None = None,
                  stats: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                 shaded: dict[int, float] | None = None) -> dict[int, float]:
+                 shaded: dict[int, float] | None = None,
+                 lit: np.ndarray | None = None) -> dict[int, float]:
     """Of ``candidates``, the cells that surely show the bare surface, with a confidence.
 
     The bare surface is this picture's table just outside the area (``table``: its usual
@@ -61,6 +62,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     the table's near them, while one patch of the table around shows it (:func:`_table_shades`),
     are put there with a confidence. They are not surely empty by themselves: the caller keeps
     them only where a second witness (the nearest calibration example) says empty too.
+    ``lit``: the median colours of table patches left out as foreign that show the table's
+    colour under other light (:func:`lit_otherwise`): shades of the table too.
     """
     cfg = section("grid")
     share = float(cfg["empty_colour_share"])
@@ -159,6 +162,12 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             # with the tolerances of this picture's own surface, and the calibration's texture
             lone = px[mats[0]][None]
             ref = look.bare[int(np.argmax([_like(lone, b)[0] for b in look.bare]))]
+            # ... or against the mat this picture shows between the cards, where it shows
+            # there (:func:`_mat_between_cards`): the mat's colour changes from picture to
+            # picture (its lamp, its print) by more than the plain tolerance
+            between = _mat_between_cards(cells, candidates[int(mats[0])], medians[mats[0]])
+            if between is not None and _like(lone, between)[0] > _like(lone, ref)[0]:
+                ref = between
             texture_ref = look.bare_texture
             overall = ref
         else:
@@ -219,7 +228,10 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         stray = _strays(medians, ref, ok)
         if shaded is not None and bool(cfg["empty_table_shades"]):
             refused = smooth & inkless & ~(ok & ~stray)
-            for k, conf in _table_shades(px, medians, table_medians[plain], tolerance, share,
+            shades = table_medians[plain]
+            if lit is not None and len(lit):
+                shades = np.concatenate([shades, np.asarray(lit, np.float32).reshape(-1, 3)])
+            for k, conf in _table_shades(px, medians, shades, tolerance, share,
                                          look, refused).items():
                 shaded[candidates[k]] = conf
         ok &= ~stray
@@ -231,6 +243,67 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
+
+
+def _mat_between_cards(cells: list[np.ndarray], lone: int, colour: np.ndarray
+                       ) -> np.ndarray | None:
+    """The colour of the mat this picture shows between its cards, when it is the colour of
+    the one plain cell ``lone`` (its median ``colour``): in at least ``mat_gutter_cells`` of
+    the other cells, at least ``mat_gutter_share`` of the ring ``mat_gutter_ring`` of a cell
+    wide along the cell's edges (where a card laid in its cell leaves the mat showing) shows
+    that colour (:func:`_like`); then the median of those ring pixels, else None.
+
+    A lone bare cell on a mat (every other cell holds a card) has no other bare cell in the
+    picture to agree with and was held to the calibration picture's mat nearest to it, and the
+    mat's colour changes from picture to picture by more than the plain tolerance (own art 6
+    g059, 14003 g059, 15001 g035: 0.01-0.07 of the cell's pixels on calibration's nearest mat;
+    the gutters of every other cell show the lone cell's colour, 15-31% of their rings). The
+    cells beside the cards are the same mat under the same light; a hand or a card lying in
+    the lone cell shows its own colour, which the mat between the cards does not. The lone
+    cell still has to pass every other test (its share of that colour, texture, ink)."""
+    cfg = section("grid")
+    if not bool(cfg["mat_lone_gutters"]) or len(cells) < 2:
+        return None
+    h, w = cells[0].shape[:2]
+    band = float(cfg["mat_gutter_ring"])
+    ry, rx = max(1, int(band * h)), max(1, int(band * w))
+    edge = np.ones((h, w), bool)
+    edge[ry:h - ry, rx:w - rx] = False
+    rings = np.stack([c[edge] for k, c in enumerate(cells) if k != lone]).astype(np.float32)
+    shown = _like(rings.reshape(-1, 1, 3), colour).reshape(len(rings), -1) >= 1.0
+    if float((shown.mean(axis=1) >= float(cfg["mat_gutter_share"])).mean()) \
+            < float(cfg["mat_gutter_cells"]):
+        return None
+    return np.asarray(np.median(rings[shown], axis=0), np.float32)
+
+
+def lit_otherwise(unusual: list[np.ndarray], usual: list[np.ndarray]) -> np.ndarray:
+    """Of the table patches :func:`table_patches` left out as foreign (``unusual``: their
+    pixels), which show the table's own colour under other light (``table_lit_otherwise``): as
+    smooth as the patches kept (``usual``; the limit :func:`_texture_limit` sets on their
+    median texture) and their median within ``table_lit_hue`` of the kept patches' median
+    colour in shares of B, G and R, however much lighter or darker.
+
+    A shadow's edge across the table around the area (a lamp's shade, someone standing by)
+    splits the patches into a lit group and a shaded one, and the smaller group is left out as
+    foreign: the cells under the same light as it were held to the other group's colour, past
+    the brightness ratio (own art 34 g017: the lit bottom row 1.7 times as bright as the shaded
+    patches kept, its lit patches 0.001-0.006 from their shares; gate 14 own 19001 g035: the
+    shaded bottom rows at 0.57 of the lit patches kept, 0.002 from their shares), and a cell
+    like those patches was taken for something foreign. A shadow or a lamp changes the
+    brightness, not the shares of the colour; an arm or a sleeve over the table's edge, even
+    one nearly the table's colour, moves them more (a hand on pine: 0.028-0.042), and stays
+    foreign."""
+    out = np.zeros(len(unusual), bool)
+    if not unusual or not usual or not bool(section("grid")["table_lit_otherwise"]):
+        return out
+    _, medians, texture = _stats(unusual)
+    _, kept, kept_texture = _stats(usual)
+    ref = np.median(kept, axis=0)
+    hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
+    apart = np.abs(hue - ref / (ref.sum() + 1.0)).max(axis=1)
+    return np.asarray((apart <= float(section("grid")["table_lit_hue"]))
+                      & (texture <= _texture_limit(float(np.median(kept_texture)))), bool)
 
 
 def _table_shades(px: np.ndarray, medians: np.ndarray, shades: np.ndarray,

@@ -8,7 +8,7 @@ import numpy as np
 
 from companion.ports import GridObservation
 from vision.grid.area import _area_homography, balance, find_area_seen, print_grey, rectify
-from vision.grid.empty import surely_empty
+from vision.grid.empty import lit_otherwise, surely_empty
 from vision.grid.features import area_features, shifted_features
 from vision.grid.geometry import MARGIN, SEARCH, _cell_size, scaled_windows
 from vision.grid.groups import _beside_unread, _cut_off, _under_a_hidden_marker
@@ -49,15 +49,25 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         feats = area_features(area)
         g = _print_area(raw, look)
         windows = scaled_windows(g, 1.0)
+        unusual: list[np.ndarray] = []  # the patches left out as foreign
         table, foreign, patches, table_at = table_patches(image, corners, look.inset, white,
-                                                          big, place)
+                                                          big, place, unusual)
+        # of those, the ones showing the table's colour under other light (a shadow's edge
+        # across the table) are shades of the table, not something foreign over it (on a
+        # table: a printed mat's cells are held to the mat, not to the table around)
+        lit = lit_otherwise(unusual, patches) if look.bare_mode != "mat" \
+            else np.zeros(len(unusual), bool)
+        lit_shades = _stats([p for p, k in zip(unusual, lit, strict=True) if k])[1]
+        if lit.any():
+            foreign = foreign[~lit]
         sure: dict[int, float] = {}
         shaded: dict[int, float] = {}  # bare by a shade of the table around: see below
         cell_stats = _stats(cells)
 
         def settled(card_like: list[bool]) -> set[int]:
             sure.update(surely_empty(cells, [i for i in range(25) if not card_like[i]],
-                                     patches, look, table_at, cell_stats, shaded))
+                                     patches, look, table_at, cell_stats, shaded,
+                                     lit_shades))
             return set(sure)
 
         extra = SEARCH + int(section("grid")["cut_search_extra"])

@@ -30,11 +30,13 @@ def table_margin() -> int:
 
 def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
                   white: np.ndarray | None = None, big: np.ndarray | None = None,
-                  place: np.ndarray | None = None
+                  place: np.ndarray | None = None,
+                  unusual: list[np.ndarray] | None = None
                   ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray]:
     """:func:`table_features`, the usual patches' pixels (white-balanced) and their centres
     (x, y in cells from the area's top-left corner). ``big``: the area already rectified with
-    :func:`table_margin` around (and balanced)."""
+    :func:`table_margin` around (and balanced). ``unusual``: when given, the pixels of the
+    patches left out as foreign are added to it."""
     w, h = _cell_size()
     gap = float(section("grid")["table_gap"])
     m = table_margin()
@@ -79,6 +81,8 @@ def table_patches(image: np.ndarray, corners: np.ndarray, inset: tuple[float, fl
     d = _distances(feats, feats)
     typical = np.median(d, axis=1)
     usual = typical <= np.median(typical) * float(section("grid")["table_outlier"])
+    if unusual is not None:
+        unusual.extend(c for c, u in zip(crops, usual, strict=True) if not u)
     return (feats[usual], feats[~usual], [c for c, u in zip(crops, usual, strict=True) if u],
             at[usual])
 
