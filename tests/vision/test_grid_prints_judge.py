@@ -93,7 +93,7 @@ def test_near_correction_is_not_weighed(monkeypatch: pytest.MonkeyPatch,
         return True
 
     monkeypatch.setattr(reader, "_prints_prefer", counted)
-    monkeypatch.setattr(reader, "register_checked", _moved(0.28))
+    monkeypatch.setattr(reader, "register_checked", _moved(0.18))
     image, _ = own_grids[0]
     reader.read_grid_region(image, calibration.grid)
     assert not asked

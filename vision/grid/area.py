@@ -18,18 +18,19 @@ from vision.grid.geometry import MARGIN, _cell_size
 from vision.thresholds import section
 
 
-def find_area(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def find_area(image: np.ndarray, three_again: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """The four play-area marker centres (4x2), clockwise from top-left, and the markers' white
     (BGR), the picture's reference for colours. With one marker hidden (a hand), the fourth
-    corner is completed as a parallelogram."""
-    corners, white, _ = find_area_seen(image)
+    corner is completed as a parallelogram. ``three_again``: see :func:`_area_markers`."""
+    corners, white, _ = find_area_seen(image, three_again)
     return corners, white
 
 
-def find_area_seen(image: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+def find_area_seen(image: np.ndarray, three_again: bool = True
+                   ) -> tuple[np.ndarray, np.ndarray, bool]:
     """:func:`find_area`, and whether one marker is hidden: not found, and where its corner
     is completed the picture shows nothing of a marker's size (:func:`_marker_shown`)."""
-    found = _area_markers(image)
+    found = _area_markers(image, three_again)
     centres = {m - markers.PLAY_AREA_IDS[0]: q.mean(axis=0) for m, q in found.items()}
     if len(centres) < 3:
         raise NoPlayAreaFound("the play area's corner markers are not in view")
@@ -91,13 +92,15 @@ def _marker_shown(image: np.ndarray, centre: np.ndarray, side: float,
 _last_seen = threading.local()
 
 
-def _area_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+def _area_markers(image: np.ndarray, three_again: bool = True) -> dict[int, np.ndarray]:
     """The play-area markers (id -> corners). The camera and the markers stuck down stay put
     between frames, so they are looked for first near where this thread's last picture of
     the same size showed all four (:func:`markers.detect_near`: the same corners, for a
     twentieth of a whole picture's search); only when that does not find all four is the
     whole picture searched. (Not seen so: a second marker of the same id put down elsewhere
-    once the area was found, which the whole picture's search would drop as a duplicate.)"""
+    once the area was found, which the whole picture's search would drop as a duplicate.)
+    ``three_again``: with three found, look again for the fourth (:func:`_area_markers_closer`,
+    ``area_retry_three``); calibration asks it only with ``area_retry_three_learn``."""
     size = image.shape[:2]
     last = getattr(_last_seen, "markers", None)
     if last is not None and last[0] == size:
@@ -106,7 +109,10 @@ def _area_markers(image: np.ndarray) -> dict[int, np.ndarray]:
             _last_seen.markers = (size, list(found.items()))
             return found
     found = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)
-    if len(found) < 3:
+    # (three found: a fourth corner completed under a steep camera may lie a cell off; see
+    # _area_markers_closer)
+    if len(found) < 3 or (len(found) == 3 and three_again
+                          and bool(section("grid")["area_retry_three"])):
         found = _area_markers_closer(image, found)
     _last_seen.markers = (size, list(found.items())) if len(found) == 4 else None
     return found
@@ -123,7 +129,12 @@ def _area_markers_closer(image: np.ndarray, found: dict[int, np.ndarray]
     pictures). No bit is corrected either way, so no other id is read for one. Only all four
     count: a second look that still needs a corner guessed is a picture with a marker hidden
     (a hand) as well as misread ones, and there the reader went on to read a card under the
-    hand's fingers wrong (own art h9812 g026, a 0 read as a 1 at confidence 0.12)."""
+    hand's fingers wrong (own art h9812 g026, a 0 read as a 1 at confidence 0.12).
+
+    With ``area_retry_three`` the second look is taken where three were found too: the fourth
+    corner, completed as a parallelogram, is off by up to two sides under a steep camera, the
+    area then a cell off its cards (other art 9201 g009, g011, g018: 23-26 pixel markers at
+    1920x1080, the fourth read at 8 pixels a cell; the whole grid asked astray before)."""
     ppc = int(section("grid")["area_retry_pixels_per_cell"])
     again = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4,
                            pixels_per_cell=ppc)

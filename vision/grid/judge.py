@@ -292,7 +292,8 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
     # only ever taken away)
     weak: set[int] = set()
     # (cell, nearest card's value, occupancy, best, which values fitted best on the edge)
-    cut_off: list[tuple[int, int, float, int, np.ndarray]] = []
+    # (and whether its tests passed there: see below)
+    cut_off: list[tuple[int, int, float, int, np.ndarray, bool]] = []
     for k, ((i, knn_value, occupancy), scores) in enumerate(
             zip(to_match, all_scores if to_match else [], strict=True)):
         best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i,
@@ -302,8 +303,11 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
                              windows[i]))  # type: ignore[index]
             if scores[best] < _least_fit(cfg, i in astride):
                 weak.add(i)
-        elif passes:
-            cut_off.append((i, knn_value, occupancy, best, edges[k]))
+        elif passes or (cut and bool(edges[k][best]) and bool(cfg["own_edge_unsettled"])):
+            # (and a cell whose tests did not pass while its best value's own print fits best
+            # on the window's edge: that print is cut there, its fit understated against a
+            # runner-up whose print lies whole inside; the farther window judges it anew)
+            cut_off.append((i, knn_value, occupancy, best, edges[k], passes))
     if cut_off and farther is not None:
         # where another value fits best on the window's edge, its print may lie farther out
         # than the window reaches: looked for again in windows reaching farther, the cell is
@@ -315,11 +319,11 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # far behind the best, left a card asked; a print cut by the first window shows more
         # of itself in the farther one and comes closer.)
         wide = farther(scale)
-        views = [wide[i] for i, _, _, _, _ in cut_off]
+        views = [wide[i] for i, *_ in cut_off]
         wide_gaps = np.full(len(cut_off), np.nan)
         wide_edges = np.zeros((len(cut_off), 6), bool)
         wide_scores = match_windows(look, views, wide_gaps, wide_edges)
-        for k, (i, knn_value, occupancy, before, first_edge) in enumerate(cut_off):
+        for k, (i, knn_value, occupancy, before, first_edge, first_passed) in enumerate(cut_off):
             best, gap, passes, cut = judged(wide_scores[k], float(wide_gaps[k]),
                                             wide_edges[k] & (wide_scores[k] > -1.0), knn_value, i,
                                             views[k])
@@ -337,6 +341,14 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
                     and coloured[i] != best \
                     and wide_scores[k][best] < cfg["farther_min_correlation"]:
                 passes = False
+            # ... and where the first window's tests did not pass at all, its best says little:
+            # another value whose own print fitted best on that window's edge (cut there) may be
+            # read in the farther one when it fits there at least ``unsettled_other_fit`` (other
+            # art 13011 g019: a 5 lying high in its cell, a 3 ahead at 0.69 in the first window
+            # with every print but the 1's on its edge, the 5 fitting 0.95 farther out)
+            if not first_passed and best != before and bool(first_edge[best]) \
+                    and wide_scores[k][best] >= cfg["unsettled_other_fit"]:
+                before = best
             if passes and not cut and best == before:
                 readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), views[k]))
                 if wide_scores[k][best] < _least_fit(cfg, i in astride):

@@ -146,7 +146,8 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     found = []
     for picture, grid in examples:
         try:
-            corners, white = find_area(_picture(picture))
+            corners, white = find_area(_picture(picture),
+                                       bool(cfg["area_retry_three_learn"]))
             found.append((picture, corners, white, grid))
         except NoPlayAreaFound:
             continue
