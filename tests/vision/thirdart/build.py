@@ -34,7 +34,7 @@ def calibration(folder: Path, style: Style, rng: np.random.Generator) -> None:
         for _ in range(20):
             shot = tiles_shot(style, rng, hard=False)
             got = {c for r in shot.label["robots"].values() for c in r.split("-")}
-            if k < 3 or COLOURS and set(COLOURS) <= seen | got:
+            if k < 3 or set(COLOURS) <= seen | got:
                 break
         seen |= {c for r in shot.label["robots"].values() for c in r.split("-")}
         _save(folder, f"cal-t{k + 1:02d}.jpg", shot, labels)

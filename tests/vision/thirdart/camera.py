@@ -16,7 +16,7 @@ import numpy as np
 from .paint import F32, F64
 from .style import Camera
 
-MARGIN = 1.35
+MARGIN = 1.2
 
 
 def _rx(a: float) -> F64:

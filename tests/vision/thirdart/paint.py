@@ -62,14 +62,18 @@ class Pen:
         arr = np.asarray(pts, np.float64) * self.ppm * (1 << SHIFT)
         return np.round(arr).astype(np.int32)
 
-    def mask(self, draw: Callable[[U8], None]) -> F32:
+    def mask(self, draw: Callable[[U8], object]) -> F32:
         m = np.zeros(self.sprite.shape[:2], np.uint8)
         draw(m)
         return m.astype(np.float32) / 255.0
 
     def paint(self, mask: F32, rgb: RGB, opacity: float = 1.0) -> None:
-        m = mask[..., None] * opacity
-        s = self.sprite
+        # blend only where the mask has ink: sprites are big, most primitives small
+        x, y, w, h = cv2.boundingRect((mask > 0).astype(np.uint8))
+        if w == 0 or h == 0:
+            return
+        m = mask[y:y + h, x:x + w, None] * opacity
+        s = self.sprite[y:y + h, x:x + w]
         s[..., :3] = s[..., :3] * (1 - m) + bgr(rgb) * m
         s[..., 3:] = s[..., 3:] + m * (1 - s[..., 3:])
 
@@ -119,7 +123,7 @@ class Pen:
         x0 = round(cx * self.ppm - w / 2)
         y0 = round(cy * self.ppm - h / 2)
         full = np.zeros(self.sprite.shape[:2], np.float32)
-        H, W = full.shape
+        H, W = self.sprite.shape[:2]
         xa, ya, xb, yb = max(0, x0), max(0, y0), min(W, x0 + w), min(H, y0 + h)
         if xa >= xb or ya >= yb:
             return
@@ -141,7 +145,7 @@ def text_mask(s: str, font: str, height_px: int) -> F32:
     else:
         pil = ImageFont.truetype(FONT_DIR + font, 200)
         box = pil.getbbox(s)
-        img = Image.new("L", (box[2] - box[0] + 8, box[3] - box[1] + 8), 0)
+        img = Image.new("L", (int(box[2] - box[0]) + 8, int(box[3] - box[1]) + 8), 0)
         ImageDraw.Draw(img).text((4 - box[0], 4 - box[1]), s, font=pil, fill=255)
         m = np.asarray(img, np.uint8)
     ys, xs = np.nonzero(m > 8)
@@ -158,14 +162,14 @@ def rotate_mask(m: F32, angle: float) -> F32:
     nw, nh = int(h * s + w * c) + 2, int(h * c + w * s) + 2
     M[0, 2] += nw / 2 - w / 2
     M[1, 2] += nh / 2 - h / 2
-    return cv2.warpAffine(m, M, (nw, nh), flags=cv2.INTER_LINEAR)
+    return np.asarray(cv2.warpAffine(m, M, (nw, nh), flags=cv2.INTER_LINEAR), np.float32)
 
 
 def value_noise(h: int, w: int, cell: float, rng: np.random.Generator) -> F32:
     """Smooth noise in about -1..1 with features ``cell`` pixels apart."""
     gh, gw = max(2, int(h / cell) + 2), max(2, int(w / cell) + 2)
     g = rng.uniform(-1, 1, (gh, gw)).astype(np.float32)
-    return cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC)
+    return np.asarray(cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC), np.float32)
 
 
 def jitter(rgb: RGB, rng: np.random.Generator, amount: int) -> RGB:

@@ -18,7 +18,7 @@ from .camera import View, look_down
 from .compose import Shadow, paste, rects_overlap
 from .paint import F32, F64, U8, Pen, blank, rot, rounded_rect
 from .style import COLOURS, Style
-from .table import surface
+from .table import table_view
 
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
@@ -36,12 +36,14 @@ class Tabletop:
     def __init__(self, style: Style, view: View) -> None:
         x0, y0, x1, y1 = view.footprint(1.06)
         height = -float(view.centre[2])
-        ppm = 1.6 * view.f / height
-        ppm = min(ppm, float(np.sqrt(7e6 / ((x1 - x0) * (y1 - y0)))))
+        ppm = min(1.6 * view.f / height, 3.2, float(np.sqrt(7e6 / ((x1 - x0) * (y1 - y0)))))
         self.ppm = ppm
         self.origin = (x0, y0)
         w, h = int((x1 - x0) * ppm), int((y1 - y0) * ppm)
-        self.canvas = surface(style.table, style.table_seed, w, h, ppm)
+        cam = style.camera
+        reach = cam.height_mm * 1.1 / cam.focal() * 1.3  # mm of table per pixel, and some
+        extent = (cam.width * reach + 200, cam.height * reach + 200)
+        self.canvas = table_view(style.table, style.table_seed, (x0, y0), w, h, ppm, extent)
         self.quads: list[F64] = []
 
     def place(self, sprite: F32, cx: float, cy: float, angle: float,
@@ -100,7 +102,8 @@ def _hand_over(view: View, frame: F32, style: Style, lt: light.Light, tip: tuple
     p = H @ np.array([tip[0], tip[1], 1.0])
     u, v = p[0] / p[2], p[1] / p[2]
     w, h = view.frame
-    angle = float(np.degrees(np.arctan2(v - h / 2, u - w / 2))) + float(rng.uniform(-35, 35))
+    # the fingers point away from the picture edge nearest the tip (the arm comes from there)
+    angle = float(np.degrees(np.arctan2(v - h / 2, u - w / 2))) + 180 + float(rng.uniform(-35, 35))
     hd = hand.Hand((float(u), float(v)), angle, view.f / (height - 150),
                    float(rng.uniform(0.6, 1.0)))
     body, thumb, sleeve = hand.masks(hd, (w, h))
@@ -254,7 +257,7 @@ def _card_pose(view: View, w_mm: float, h_mm: float, rng: np.random.Generator,
 
 def _on_card(Hc: F64, pts: list[tuple[float, float]]) -> np.ndarray:
     p = np.c_[np.array(pts, np.float64), np.ones(len(pts))] @ Hc.T
-    return np.round(p[:, :2] / p[:, 2:] * 8).astype(np.int32)
+    return np.asarray(np.round(p[:, :2] / p[:, 2:] * 8), np.int32)
 
 
 def order_shot(style: Style, rng: np.random.Generator, hard: bool,
@@ -279,7 +282,6 @@ def order_shot(style: Style, rng: np.random.Generator, hard: bool,
     scale = float(np.sqrt(abs(np.linalg.det(Hc[:2, :2])))) / float(Hc[2, 2])
     ppm = max(4.0, scale * 1.4)
     sprite = cards.robot_card(style, robot, ppm)
-    sh, sw = sprite.shape[:2]
     to_sprite = np.array([[1 / ppm, 0, -c.w / 2], [0, 1 / ppm, -c.h / 2], [0, 0, 1]])
     warped = cv2.warpPerspective(sprite, Hc @ to_sprite, (fw, fh), flags=cv2.INTER_LINEAR)
     alpha = warped[..., 3]
@@ -310,12 +312,12 @@ def order_shot(style: Style, rng: np.random.Generator, hard: bool,
                 tuple(g + out * hi - side * wd), tuple(g + out * lo - side * wd)]
         cv2.fillPoly(m, [_on_card(Hc, quad)], 255, cv2.LINE_AA, 3)
     depth = float(rng.uniform(8, 20)) if hard else float(rng.uniform(3, 8))
-    tip = g - out * depth + side * float(rng.uniform(-6, 6))
+    tip = g - out * (depth - 9) + side * float(rng.uniform(-6, 6))  # the nail 9 mm further
     base = g + out * 30 + side * 14
     d = (tip - base) / np.linalg.norm(tip - base)
     n = np.array([-d[1], d[0]]) * 10
     thumb_pts = [tuple(base + n), tuple(tip + n * 0.9)]
-    thumb_pts += [tuple(tip + d * 10 * np.cos(t) + n * 0.9 * np.sin(t))
+    thumb_pts += [tuple(tip + d * 9 * np.cos(t) + n * 0.9 * np.sin(t))
                   for t in np.linspace(np.pi / 2, -np.pi / 2, 9)]
     thumb_pts += [tuple(tip - n * 0.9), tuple(base - n)]
     cv2.fillPoly(thumb, [_on_card(Hc, thumb_pts)], 255, cv2.LINE_AA, 3)

@@ -186,7 +186,8 @@ def make_style(seed: int) -> Style:
     master = MasterCard(**{**master.__dict__, "w": card_h * ratio, "h": card_h})
     return Style(
         seed=seed, shades=shades, board=board, robot_card=robot_card, master_card=master,
-        table=str(rng.choice(["wood", "wood", "cloth", "glass"])), table_seed=int(rng.integers(1 << 30)),
+        table=str(rng.choice(["wood", "wood", "cloth", "glass"])),
+        table_seed=int(rng.integers(1 << 30)),
         camera=camera, marker_mm=marker, sticker_label=sticker_label,
         mat=bool(rng.random() < 0.3),
         mat_colour=pick(rng, [(40, 70, 60), (220, 214, 200), (70, 70, 90)]), gap=gap,

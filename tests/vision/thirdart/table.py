@@ -13,6 +13,30 @@ CLOTHS: list[RGB] = [(44, 88, 62), (64, 76, 96), (206, 196, 176), (150, 146, 140
                      (120, 60, 58)]
 
 
+_CACHE: dict[tuple[str, int, float, int, int], np.ndarray] = {}
+TEXTURE_PPM = 2.0
+
+
+def table_view(kind: str, seed: int, origin: tuple[float, float], w: int, h: int,
+               ppm: float, extent: tuple[float, float]) -> F32:
+    """The part of the dataset's table top seen from ``origin`` (mm), ``w`` x ``h`` pixels at
+    ``ppm``. The whole top (``extent`` mm, centred on 0, 0) is made once per dataset."""
+    tp = min(ppm, TEXTURE_PPM)
+    tw, th = int(extent[0] * tp), int(extent[1] * tp)
+    key = (kind, seed, round(tp, 3), tw, th)
+    if key not in _CACHE:
+        _CACHE.clear()  # one dataset at a time
+        top = surface(kind, seed, tw, th, tp)
+        _CACHE[key] = np.clip(top * 255 + 0.5, 0, 255).astype(np.uint8)
+    texture = _CACHE[key]
+    k = tp / ppm
+    A = np.array([[k, 0, (origin[0] + extent[0] / 2) * tp],
+                  [0, k, (origin[1] + extent[1] / 2) * tp]], np.float64)
+    view = cv2.warpAffine(texture, A, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REFLECT)
+    return np.asarray(view, np.float32) / 255.0
+
+
 def surface(kind: str, seed: int, w: int, h: int, ppm: float) -> F32:
     """A ``w`` x ``h`` pixel table top at ``ppm`` pixels per mm. ``seed`` is the dataset's,
     so every picture of a dataset is taken on the same table."""
@@ -61,7 +85,8 @@ def _cloth(rng: np.random.Generator, w: int, h: int, ppm: float) -> F32:
         tone = 0.75 * tone + 0.25 * cv2.GaussianBlur(tone, (0, 0), 0.8 * ppm)
     else:
         tone = np.broadcast_to(base, (h, w, 3)).astype(np.float32)
-    weave = 0.5 + 0.25 * (np.sin(2 * np.pi * xx / (0.9 * ppm)) + np.sin(2 * np.pi * yy / (0.9 * ppm)))
+    period = 0.9 * ppm
+    weave = 0.5 + 0.25 * (np.sin(2 * np.pi * xx / period) + np.sin(2 * np.pi * yy / period))
     fuzz = value_noise(h, w, 3 * ppm, rng) * (0.06 if kind == 0 else 0.03)
     folds = value_noise(h, w, 220 * ppm, rng) * 0.06
     k = 1 + (0.05 if kind == 1 else 0.015) * (weave - 0.5) + fuzz + folds
@@ -74,6 +99,6 @@ def _glass(rng: np.random.Generator, w: int, h: int, ppm: float) -> F32:
     a = float(rng.uniform(0, np.pi))
     t = (xx * np.cos(a) + yy * np.sin(a)) / (300 * ppm)
     band = np.exp(-((t - float(rng.uniform(0, 2))) ** 2) * 8) * 0.35  # a window's reflection
-    smudge = np.clip(value_noise(h, w, 40 * ppm, rng), 0, 1) * 0.06
+    smudge = np.clip(value_noise(h, w, 6 * ppm, rng), 0, 1) * 0.025
     out = base + (band + smudge)[..., None] * bgr((210, 220, 230))
     return np.asarray(out, np.float32)
