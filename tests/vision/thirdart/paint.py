@@ -113,6 +113,8 @@ class Pen:
     def text(self, s: str, cx: float, cy: float, height: float, rgb: RGB, font: str,
              angle: float = 0.0, opacity: float = 1.0) -> None:
         """``height`` is the height of the ink (mm), centred on (cx, cy)."""
+        if not s.strip():
+            return
         ink = text_mask(s, font, max(4, round(height * self.ppm)))
         if angle:
             ink = rotate_mask(ink, angle)
