@@ -177,10 +177,11 @@ def tiles_shot(style: Style, rng: np.random.Generator, hard: bool,
     bw, bh = lanes.size
     robots: dict[str, str] = {}
     pending: list[tuple[F32, float, float, float]] = []
+    # every board is known before any tile is laid aside, so none lands on another's lanes
+    top.quads.extend(_quad(x, y, bw, bh, angle) for x, y, angle in spots)
     for (x, y, angle), seat in zip(spots, seats, strict=True):
         top.place(boards.personal_board(style, seat, top.ppm, rng), x, y, angle,
                   _shadow(lt, 1.5, 1.5, 0.35))
-        top.quads.append(_quad(x, y, bw, bh, angle))
         robot = tuple(str(rng.choice(COLOURS)) for _ in range(3))
         fate = rng.random()
         on_lanes = [True, True, True] if fate < 0.8 or not robots else \
@@ -198,7 +199,7 @@ def tiles_shot(style: Style, rng: np.random.Generator, hard: bool,
                 used.setdefault(colour, []).append(k)
                 lx, ly = lanes.slot(colour, k, rng, size)
                 ox, oy = rot(lx - bw / 2, ly - bh / 2, angle)
-                spin = angle + float(rng.uniform(-20, 20)) + 90 * int(rng.integers(4))
+                spin = angle + float(rng.uniform(-12, 12)) + 90 * int(rng.integers(4))
                 pending.append((tile, x + ox, y + oy, spin))
             else:
                 spot = _aside(top, size, (x, y), rng, half)
