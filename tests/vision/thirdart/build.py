@@ -1,0 +1,67 @@
+"""Writing a dataset in the layout of DESIGN.md: ``calibration/`` (12 labelled pictures, four of
+each kind, in ordinary light) and ``test/`` (``n`` pictures of each kind), each with labels.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .light import jpeg
+from .scenes import Shot, grid_shot, order_shot, tiles_shot
+from .style import COLOURS, Style, make_style
+
+
+def _save(folder: Path, name: str, shot: Shot, labels: dict[str, Any]) -> None:
+    (folder / name).write_bytes(jpeg(shot.image, shot.quality))
+    labels[name] = shot.label
+
+
+def _write_labels(folder: Path, labels: dict[str, Any]) -> None:
+    text = json.dumps(labels, indent=1, sort_keys=True)
+    (folder / "labels.json").write_text(text + "\n", encoding="utf-8")
+
+
+def calibration(folder: Path, style: Style, rng: np.random.Generator) -> None:
+    """Four pictures of each kind that between them show every lane colour under tiles, every
+    colour in each part of a robot card, and every Robot Master value both ways up."""
+    folder.mkdir(parents=True, exist_ok=True)
+    labels: dict[str, Any] = {}
+    seen: set[str] = set()
+    for k in range(4):
+        for _ in range(20):
+            shot = tiles_shot(style, rng, hard=False)
+            got = {c for r in shot.label["robots"].values() for c in r.split("-")}
+            if k < 3 or set(COLOURS) <= seen | got:
+                break
+        seen |= {c for r in shot.label["robots"].values() for c in r.split("-")}
+        _save(folder, f"cal-t{k + 1:02d}.jpg", shot, labels)
+    order = list(COLOURS)
+    for k in range(4):
+        robot = (order[k], order[(k + 1) % 4], order[(k + 2) % 4])
+        _save(folder, f"cal-o{k + 1:02d}.jpg", order_shot(style, rng, hard=False, robot=robot),
+              labels)
+    for k in range(4):
+        _save(folder, f"cal-g{k + 1:02d}.jpg",
+              grid_shot(style, rng, hard=False, count=int(rng.integers(17, 26))), labels)
+    _write_labels(folder, labels)
+
+
+def test_set(folder: Path, style: Style, rng: np.random.Generator, n: int, hard: bool) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    labels: dict[str, Any] = {}
+    for k in range(n):
+        _save(folder, f"t{k + 1:03d}.jpg", tiles_shot(style, rng, hard), labels)
+        _save(folder, f"o{k + 1:03d}.jpg", order_shot(style, rng, hard), labels)
+        _save(folder, f"g{k + 1:03d}.jpg", grid_shot(style, rng, hard), labels)
+    _write_labels(folder, labels)
+
+
+def write_dataset(out: Path, n: int, seed: int, hard: bool) -> Style:
+    """The whole dataset for ``seed``: same seed, same pictures."""
+    style = make_style(seed)
+    calibration(out / "calibration", style, np.random.default_rng([seed, 1]))
+    test_set(out / "test", style, np.random.default_rng([seed, 2, int(hard)]), n, hard)
+    return style
