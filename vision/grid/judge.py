@@ -235,6 +235,15 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
                 and coloured[i] in (None, knn_value) \
                 and holes_read(look, window, scores, best, second, knn_value):
             best, paired, outvoted = knn_value, True, False
+        # the pairwise step weighs only two values: where the templates leave a third within
+        # ``pair_third_gap`` of the best, the card fits three or more values' prints alike
+        # and no pairwise answer between two of them settles it (third art t1, corner numerals
+        # 13 px tall: every value's templates within 0.04-0.11 of each other, 5s read as 3 and
+        # others at 0.001-0.07, the third 0.010-0.045 behind; t8, seven-segment digits: a 3
+        # as 2 and a 0 as 1, the third 0.02 behind; no family cell the pairwise step reads
+        # right has a third nearer than 0.056 but one, own 13003 g005 (1, 3), 0.024)
+        if paired and not (alone or agreed) and _third_alike(scores, order):
+            paired = False
         # another value fitting best on the window's edge may lie farther out than the window
         # reaches (a card far off its cell, its print cut): its score says too little, and a
         # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
@@ -677,6 +686,18 @@ def _third_left_behind(look: GridLook, window: np.ndarray, scores: np.ndarray, b
         return False
     lead = pair_score(look, window, best, knn_value)
     return bool(np.isfinite(lead)) and bool(lead >= float(cfg["min_pair_score"]))
+
+
+def _third_alike(scores: np.ndarray, order: np.ndarray) -> bool:
+    """Whether a third value's templates (neither of the best two in ``order``, the values by
+    their ``scores``, best first) fit within ``pair_third_gap`` of the best's: a close call
+    among three or more values, which the pairwise step (it weighs the best two only: the
+    pair gap, :func:`close_pair_score`, the second read on the nearest card's word, the
+    agreed close call, the print's holes) does not settle. Negative: never."""
+    gap = float(section("grid")["pair_third_gap"])
+    if gap < 0 or len(order) < 3:
+        return False
+    return bool(scores[order[0]] - scores[order[2]] < gap)
 
 
 def _least_fit(cfg: dict[str, Any], astride: bool) -> float:
