@@ -395,8 +395,8 @@ def _area_texture(texture_ref: float, texture: np.ndarray, shown: np.ndarray,
     the cards' colour the mat's, passed at 29.7 and 50.4 for empty (0.85, 0.72). Where the
     cells show the table itself, they are about as rough as it (grain, noise), and the limit
     stays near the table's; where cards make most of the cells showing the colour, their
-    median is a card's, and nothing changes. The grain test (:func:`_along_the_grain`) still takes a bare cell over a
-    seam back."""
+    median is a card's, and nothing changes. The grain test (:func:`_along_the_grain`) still
+    takes a bare cell over a seam back."""
     cfg = section("grid")
     if not bool(cfg["empty_texture_area"]) \
             or int(shown.sum()) < int(cfg["empty_texture_area_cells"]):
