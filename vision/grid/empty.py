@@ -189,6 +189,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
                                       tolerance))
     if not mat and look is not None and _too_noisy(texture_ref, look.bare_texture):
         return {}
+    if not mat and look is not None:
+        texture_ref = _area_texture(texture_ref, texture, like >= share, look)
     smooth = texture <= _texture_limit(texture_ref)
     if not mat and look is not None:
         smooth |= _as_smooth_as_calibration(texture, look)
@@ -375,6 +377,32 @@ def _middle_texture(cells: list[np.ndarray]) -> np.ndarray:
         grad += np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
         out[k] = float(grad.mean())
     return out
+
+
+def _area_texture(texture_ref: float, texture: np.ndarray, shown: np.ndarray,
+                  look: GridLook) -> float:
+    """The texture a bare cell may show on a table (``texture_ref``: the table's around the
+    area), no rougher than the bare surface inside the area shows in this picture
+    (``empty_texture_area``): the median texture of the cells showing the surface's colour
+    (``shown``, at least ``empty_texture_area_cells`` of them), or calibration's bare cells'
+    (``bare_texture``) where that is rougher.
+
+    The limit follows the table around the area because the bare cells show that table. A
+    printed mat of the table's colour (cream on pale wood) is taken for the table too, and
+    there the grain and plank seams of the wood around set the limit for a smooth mat: third
+    art t2 g012 (the table at 41.4, its limit 70.2; calibration's bare cells at 11.0, this
+    picture's bare cells 0.2-8.2), where a 2 and a 3 on pale cards washed out by window light,
+    the cards' colour the mat's, passed at 29.7 and 50.4 for empty (0.85, 0.72). Where the
+    cells show the table itself, they are about as rough as it (grain, noise), and the limit
+    stays near the table's; where cards make most of the cells showing the colour, their
+    median is a card's, and nothing changes. The grain test (:func:`_along_the_grain`) still
+    takes a bare cell over a seam back."""
+    cfg = section("grid")
+    if not bool(cfg["empty_texture_area"]) \
+            or int(shown.sum()) < int(cfg["empty_texture_area_cells"]):
+        return texture_ref
+    area = max(look.bare_texture, float(np.median(texture[shown])))
+    return min(texture_ref, area)
 
 
 def _as_smooth_as_calibration(texture: np.ndarray, look: GridLook) -> np.ndarray:
