@@ -1506,6 +1506,7 @@ def _learn_from(examples: list[tuple[np.ndarray, str]],
     was learnt from (0 when it learnt nothing)."""
     cfg = section("order")
     names = fallback.names
+    found = _held_turned(examples, found, fallback)
     cards: list[np.ndarray] = []
     labels: list[list[int]] = []
     aspects: list[float] = []
@@ -1568,6 +1569,16 @@ def _learn_from(examples: list[tuple[np.ndarray, str]],
                 sel = sel[np.linalg.norm(sel - med, axis=1) < 0.25]
                 samples[names[lab[k]]].append(sel)
     model = ColourModel.fit({n: np.concatenate(v) for n, v in samples.items() if v}, fallback)
+    nearest = fallback.d2_features(model.means.astype(np.float32)).argmin(axis=1)
+    if np.any(nearest != np.arange(len(names))):
+        # a colour learnt nearer another of the boards' colours than its own was learnt from
+        # another colour's parts (cards held upside down and not seen so, a label that is not
+        # the card's): it would read that colour as itself with full confidence, and the cards
+        # are declined instead (third art t3 before cards held turned were turned round: the
+        # learnt yellow lay nearest the boards' green, the learnt green nearest their yellow,
+        # and a teal-green torso read yellow at 1.0). Over the family and the third art's sets
+        # every learnt colour lies nearest its own
+        return OrderLook.unlearnt(fallback), 0
     # 2. where each part is printed: pixels that show the labelled colour on most cards
     agree = np.zeros((3, h, w))
     for card, lab in zip(cards, labels, strict=True):
@@ -1604,6 +1615,68 @@ def _learn_from(examples: list[tuple[np.ndarray, str]],
     if _misreads_own_cards(look, examples):
         return OrderLook.unlearnt(fallback), 0
     return look, len(cards)
+
+
+def _label_turned(card: np.ndarray, robot: str, model: ColourModel) -> float:
+    """How much better a calibration card's head and legs places show the labelled robot's
+    colours with the card turned than as found: the share of their saturated pixels (those
+    the colours are learnt from) nearest the labelled colour (``model``: the boards' colours),
+    turned less upright, averaged over head and legs; 0 when the head and legs share a colour."""
+    lab = [model.names.index(c) for c in robot.split("-")]
+    if lab[0] == lab[2]:
+        return 0.0
+    bands = default_masks()
+
+    def shown(c: np.ndarray) -> float:
+        chroma = c.max(axis=2) - c.min(axis=2)
+        shares = []
+        for k in (0, 2):
+            sel = bands[k] & (chroma > 0.2)
+            nearest = model.d2(c[sel]).argmin(axis=1) if sel.any() else np.zeros(0, np.int64)
+            shares.append(float((nearest == lab[k]).mean()) if len(nearest) else 0.0)
+        return float(np.mean(shares))
+
+    return shown(card[::-1, ::-1]) - shown(card)
+
+
+def _held_turned(examples: list[tuple[np.ndarray, str]],
+                 found: list[tuple[np.ndarray, bool] | None],
+                 model: ColourModel) -> list[tuple[np.ndarray, bool] | None]:
+    """The calibration outlines with those of cards held upside down turned round (their
+    corners taken from the card's own top). An outline is taken upright, its top the end nearer
+    the top of the picture, and a card held upside down then teaches its legs' colour as the
+    head's and the other way round, and its part places and print turned: third art t3 held two
+    of four calibration cards so (green-blue-yellow, yellow-red-green), yellow was learnt from
+    their green parts (its mean a teal), and a teal-green torso under a warm lamp then read
+    yellow at 1.0 (o007, red-green-red read red-yellow-red); t7 held two of four so too and
+    declined 16 of 20 cards. A card is taken as held turned when it shows paper (a card, not a
+    board's lanes) and its head and legs places show the labelled colours turned by at least
+    ``calibration_turned`` more than as found (cards so held: 0.91 at least; the family's cards:
+    0.20 at most; boards' lanes, which show no paper, up to 0.69), and its print does not
+    say otherwise: against the other cards that show paper and are not so turned, it must
+    match them better turned than as found (cards held turned: -0.11 to -0.49; cards held alike
+    +0.29 to +0.38)."""
+    least = float(section("order")["calibration_turned"])
+    turned: list[bool] = []
+    drawn: list[np.ndarray | None] = []
+    for (image, robot), outline in zip(examples, found, strict=True):
+        if outline is None or not outline[1]:
+            turned.append(False)
+            drawn.append(None)
+            continue
+        turned.append(_label_turned(warp_card(image, outline[0]), robot, model) >= least)
+        drawn.append(sketch(plain_card(image, outline[0])))
+    if not any(turned):
+        return found
+    as_found = [d for d, t in zip(drawn, turned, strict=True) if d is not None and not t]
+    out: list[tuple[np.ndarray, bool] | None] = []
+    for outline, held, one in zip(found, turned, drawn, strict=True):
+        if held and one is not None and as_found and \
+                float(np.mean([sketch_evidence(one, other) for other in as_found])) >= 0:
+            held = False  # the print fits the cards as found: the colours are not trusted
+        out.append((np.roll(outline[0], 2, axis=0), outline[1])
+                   if held and outline is not None else outline)
+    return out
 
 
 def _misreads_own_cards(look: OrderLook, examples: list[tuple[np.ndarray, str]]) -> bool:
