@@ -1301,12 +1301,29 @@ def which_way_up(cls: np.ndarray, look: OrderLook, card: np.ndarray | None = Non
     bottoms: where the parts' colours lie (on a card upside down the legs lie where the head
     should be) and, given the warped ``card``, the print without its colours (a title, a
     symbol in a corner, the head's and the legs' outlines). The cues learnt are averaged."""
+    cues = way_up_cues(cls, look, card)
+    if not cues:
+        return math.nan
+    evidence = float(np.mean(cues))
+    # each cue must lean the way their mean says by turn_cue_least of its margin: one cue
+    # alone (the print, against calibration outlines partly found on boards) took an upright
+    # card for one held upside down while the colours hardly leaned (third art, blue-yellow-
+    # yellow read yellow-yellow-blue at 1.0: print -2.79, colours -0.16)
+    least = float(section("order")["turn_cue_least"])
+    if least > 0 and any(c * math.copysign(1.0, evidence) < least for c in cues):
+        return math.copysign(min(abs(evidence), 0.99), evidence)
+    return evidence
+
+
+def way_up_cues(cls: np.ndarray, look: OrderLook, card: np.ndarray | None = None
+                ) -> list[float]:
+    """The cues :func:`which_way_up` averages, each in units of its margin."""
     cues = []
     if look.learnt and look.turn_margin is not None:
         cues.append(turn_evidence(cls, look.masks) / look.turn_margin)
     if card is not None and look.sketch is not None and look.sketch_margin is not None:
         cues.append(sketch_evidence(sketch(card), look.sketch) / look.sketch_margin)
-    return float(np.mean(cues)) if cues else math.nan
+    return cues
 
 
 def read_turned(cls: np.ndarray, look: OrderLook,
