@@ -68,7 +68,9 @@ def test_a_third_value_alike_declines_the_pairwise_reading(
 def test_without_the_rule_it_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
     _scored(monkeypatch, T1_G020)
     real = section("grid")
-    monkeypatch.setattr(judge, "section", lambda name: {**real, "pair_third_gap": -1.0}
+    # (and corner22's rule off too: t1 g020's six values lie within 0.088, pair_all_alike)
+    monkeypatch.setattr(judge, "section", lambda name: {**real, "pair_third_gap": -1.0,
+                                                        "pair_all_alike": -1.0}
                         if name == "grid" else section(name))
     value, conf = _read(_look(knn=BEST), _whole(SECOND))
     assert value == BEST and 0 < conf < 0.01  # as main read t1 g020 (4, 3): a 5 as 3, wrong
@@ -79,6 +81,10 @@ def test_with_the_third_clearly_behind_the_pair_gap_still_reads(
     behind = list(T1_G020)
     behind[THIRD] = T1_G020[BEST] - float(section("grid")["pair_third_gap"]) - 0.01
     _scored(monkeypatch, behind)
+    # (corner22's rule off: t1 g020's six values lie within 0.088, under pair_all_alike)
+    real = section("grid")
+    monkeypatch.setattr(judge, "section", lambda name: {**real, "pair_all_alike": -1.0}
+                        if name == "grid" else section(name))
     assert not judge._third_alike(np.array(behind), np.argsort(behind)[::-1])
     value, conf = _read(_look(knn=BEST), _whole(BEST))
     assert value == BEST and conf > 0

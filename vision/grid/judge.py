@@ -244,6 +244,14 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # right has a third nearer than 0.056 but one, own 13003 g005 (1, 3), 0.024)
         if paired and not (alone or agreed) and _third_alike(scores, order):
             paired = False
+        # ... and where every value's templates fit within ``pair_all_alike`` of the best, the
+        # print rules no value out at all: neither the pairwise step nor the nearest card's
+        # word settles a close call among six (third art b2102, corner numerals only: 3s and
+        # 5s read each way at 0.05-0.11, the third 0.051-0.065 behind, just past
+        # ``pair_third_gap``, but all six within 0.083-0.114; the family's readings so
+        # settled have them 0.133 and more apart)
+        if (paired or agreed) and not alone and _all_alike(scores):
+            paired = agreed = False
         # another value fitting best on the window's edge may lie farther out than the window
         # reaches (a card far off its cell, its print cut): its score says too little, and a
         # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
@@ -698,6 +706,16 @@ def _third_alike(scores: np.ndarray, order: np.ndarray) -> bool:
     if gap < 0 or len(order) < 3:
         return False
     return bool(scores[order[0]] - scores[order[2]] < gap)
+
+
+def _all_alike(scores: np.ndarray) -> bool:
+    """Whether every value's templates fit within ``pair_all_alike`` of the best's (a value
+    not compared at full size scores far behind and keeps this False): the card's print fits
+    all six values alike and rules none out. Negative: never."""
+    spread = float(section("grid")["pair_all_alike"])
+    if spread < 0 or len(scores) < 2:
+        return False
+    return bool(float(np.max(scores)) - float(np.min(scores)) < spread)
 
 
 def _least_fit(cfg: dict[str, Any], astride: bool) -> float:
