@@ -12,16 +12,13 @@ readings so settled had all six 0.133 and more apart."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 
-from tests.vision.grid_area import scored_alike
+from tests.vision.test_grid_conf22_third_alike import _scored
 from tests.vision.test_grid_wrong3_alone_doubted import _look
 from tests.vision.test_grid_wrong6_runner_up import _read, _whole
-from vision import grid
-from vision.grid import judge, templates
+from vision.grid import judge
 from vision.thresholds import section
 
 # b2102 g001 (2, 4), the 0 to the 5: a 5 read as 3 (best 3, second 5, the third, 0, 0.051 behind)
@@ -29,26 +26,8 @@ B2102_G001 = [0.906, 0.870, 0.870, 0.957, 0.885, 0.910]
 # b2102 g014 (3, 4): a 5 read as 3, the nearest card a 3's, the gap 0.052
 B2102_G014 = [0.917, 0.898, 0.872, 0.971, 0.912, 0.920]
 BEST, SECOND = 3, 5
-PAIR_GAP = 0.55  # the best two's prints compared where they differ: the best's, clearly
-
-
-def _paired(scores: list[float]) -> Any:
-    """:func:`scored_alike` with the pair gap ``PAIR_GAP`` for the best two."""
-    alike = scored_alike(scores)
-
-    def match(look: grid.GridLook, windows: list[np.ndarray],
-              pair_gaps: np.ndarray | None = None, edges: np.ndarray | None = None
-              ) -> np.ndarray:
-        out = alike(look, windows, pair_gaps, edges)
-        if pair_gaps is not None:
-            pair_gaps[:] = PAIR_GAP
-        return np.asarray(out)
-    return match
-
-
-def _scored(monkeypatch: pytest.MonkeyPatch, scores: list[float]) -> None:
-    monkeypatch.setattr(judge, "match_windows", _paired(scores))
-    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
+# the scores are set with conf22's _scored: every window these, the best two's prints compared
+# where they differ giving the best clearly
 
 
 def _rule_off(monkeypatch: pytest.MonkeyPatch) -> None:
