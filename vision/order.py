@@ -1625,13 +1625,22 @@ def _learn_from(examples: list[tuple[np.ndarray, str]],
     look.colour_outside = float(np.median([colour_outside(classes(card, look), masks)
                                            for card in cards]))
     look.paper_share = float(np.median([paper_shown(card, masks) for card in cards]))
-    evidence = float(np.median([turn_evidence(classes(card, look), masks) for card in cards]))
-    if evidence >= cfg["min_turn_evidence"]:
-        look.turn_margin = float(cfg["turn_fraction"]) * evidence
+    look.turn_margin = turn_margin([turn_evidence(classes(card, look), masks) for card in cards])
     _learn_sketch(look, plain, cfg)
     if _misreads_own_cards(look, examples):
         return OrderLook.unlearnt(fallback), 0
     return look, len(cards)
+
+
+def turn_margin(evidence: list[float]) -> float | None:
+    """The margin a card's part shapes must tell its way up by, from how clearly they told the
+    calibration cards' (``evidence``: :func:`turn_evidence` of each); None when they tell too
+    little (``min_turn_evidence``) for the part shapes to be a cue at all."""
+    cfg = section("order")
+    median = float(np.median(evidence))
+    if median >= cfg["min_turn_evidence"]:
+        return float(cfg["turn_fraction"]) * median
+    return None
 
 
 def _label_turned(card: np.ndarray, robot: str, model: ColourModel) -> float:
