@@ -5,6 +5,8 @@ the print learnt from them told an upright blue-yellow-yellow card (a thumb over
 held upside down by 2.79 of its margin while the part colours leaned that way by 0.16 only.
 Their mean cleared the margin and the card was read yellow-yellow-blue at 1.0. A way up that one
 cue alone carries is now no way up: the card is read only if it reads the same either way.
+Blind gate 18 (other art 23015 o002) then showed an upright card under a hand read turned with
+the weaker cue at 0.66, so each cue must lean three quarters of its margin.
 """
 
 from __future__ import annotations
@@ -54,6 +56,18 @@ def test_one_cue_alone_does_not_turn_a_card(config: Config,
     assert -1 < order.which_way_up(cls, look, card) < 0
     # head and legs differ: not read at all, rather than read turned
     assert order.read_turned(cls, look, card).robot is None
+
+
+def test_a_weaker_cue_short_of_three_quarters_does_not_turn_a_card(
+        config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    # other art 23015 o002: an upright yellow-yellow-red card, a hand over its side, read turned
+    # at 1.0 on colours leaning 0.66 and print 1.96 of their margins
+    look = _look(config)
+    cls, card = _card(look, ("blue", "yellow", "green"))
+    _cues(monkeypatch, [-0.66, -1.96])
+    assert order.read_turned(cls, look, card).robot is None
+    _cues(monkeypatch, [-0.9, -1.96])
+    assert order.read_turned(cls, look, card).robot == "green-yellow-blue"
 
 
 def test_with_the_rule_off_the_mean_alone_turns_it(config: Config,
