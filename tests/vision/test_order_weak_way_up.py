@@ -12,22 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
 import pytest
 
+from tests.vision.test_order_no_way_up import _card
 from vision import order
 from vision.calibration import Calibration
 from vision.thresholds import section
 
 CARDS_22014 = [0.128, 0.149, 0.044, 0.168]
-
-
-def _card(look: order.OrderLook, head: str, torso: str, legs: str) -> np.ndarray:
-    h, w = look.masks.shape[1:]
-    cls = np.full((h, w), -1, np.int64)
-    for part, colour in enumerate((head, torso, legs)):
-        cls[look.masks[part]] = look.model.names.index(colour)
-    return cls
 
 
 def test_cards_held_in_a_hand_teach_a_way_up_cue() -> None:
