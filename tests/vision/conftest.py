@@ -80,3 +80,12 @@ def _plain_orientation_votes(img: np.ndarray) -> np.ndarray:
 def plain_votes() -> Callable[[np.ndarray], np.ndarray]:
     """:func:`_plain_orientation_votes`, for tests that compare a cheaper computation with it."""
     return _plain_orientation_votes
+
+
+@pytest.fixture(scope="session")
+def table_style(config: Config) -> tuple[Style, Calibration]:
+    """Own art on a bare table (no mat; style seed 1) and its calibration."""
+    style = Style.random(np.random.default_rng(1), config.game.display)
+    assert not style.mat
+    return style, calibrate(calibration_examples(style, config, np.random.default_rng(60),
+                                                 per_kind=4), config)

@@ -16,7 +16,7 @@ import pytest
 
 from companion.config import Config
 from vision import grid
-from vision.calibration import Calibration, calibrate
+from vision.calibration import Calibration
 from vision.grid import Grid, reader
 from vision.synth import calibration_examples
 from vision.synth.scenes import Style
@@ -63,15 +63,6 @@ def test_without_the_rule_nothing_is_shaded(monkeypatch: pytest.MonkeyPatch) -> 
     shaded: dict[int, float] = {}
     grid.surely_empty([_plain(DARK, 101)], [0], table, shaded=shaded)
     assert shaded == {}
-
-
-@pytest.fixture(scope="module")
-def table_style(config: Config) -> tuple[Style, Calibration]:
-    """Own art on a bare table (no mat; style seed 1) and its calibration."""
-    style = Style.random(np.random.default_rng(1), config.game.display)
-    assert not style.mat
-    return style, calibrate(calibration_examples(style, config, np.random.default_rng(60),
-                                                 per_kind=4), config)
 
 
 def _banded(config: Config, style: Style) -> tuple[np.ndarray, Grid]:

@@ -16,7 +16,7 @@ import pytest
 
 from companion.config import Config
 from vision import grid
-from vision.calibration import Calibration, calibrate
+from vision.calibration import Calibration
 from vision.grid import Grid, empty, reader
 from vision.synth import calibration_examples
 from vision.synth.scenes import Style
@@ -58,15 +58,6 @@ def test_without_the_rule_nothing_is_lit_otherwise(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr("vision.grid.empty.section", lambda name: grid_section)
     usual = [_plain(TABLE, k) for k in range(11)]
     assert not empty.lit_otherwise([_plain(SHADE, 20)], usual).any()
-
-
-@pytest.fixture(scope="module")
-def table_style(config: Config) -> tuple[Style, Calibration]:
-    """Own art on a bare table (no mat; style seed 1) and its calibration."""
-    style = Style.random(np.random.default_rng(1), config.game.display)
-    assert not style.mat
-    return style, calibrate(calibration_examples(style, config, np.random.default_rng(60),
-                                                 per_kind=4), config)
 
 
 def _shadowed(config: Config, style: Style) -> tuple[np.ndarray, Grid]:

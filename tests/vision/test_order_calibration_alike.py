@@ -17,8 +17,9 @@ import numpy as np
 import pytest
 
 from companion.config import Config
+from tests.vision.test_order_calibration_label import _model
 from vision import order
-from vision.colour import ColourModel, features, hex_to_bgr01
+from vision.colour import hex_to_bgr01
 
 NAMES = ["red", "green", "blue", "yellow"]
 BGR = {name: tuple(float(v) * 255 for v in hex_to_bgr01(Config().game.display[name]))
@@ -54,15 +55,6 @@ def _picture(robot: tuple[str, str, str], seed: int, board: bool = True,
     paint(72, 128, 94, 168, BGR[robot[2]])
     image += np.random.default_rng(seed).normal(0, 3, image.shape)
     return cv2.GaussianBlur(np.clip(image, 0, 255).astype(np.uint8), (3, 3), 0)
-
-
-def _model(config: Config) -> ColourModel:
-    """The game's colours, and white paper as what surrounds them (as learnt from the boards)."""
-    plain = ColourModel.default(NAMES, config.game.display)
-    paper = features(np.random.default_rng(0).normal(0.97, 0.02, (500, 3)).astype(np.float32))
-    floor = np.eye(3, dtype=np.float32) * 1e-3
-    return ColourModel(NAMES, plain.means, plain.covs, paper.mean(axis=0)[None],
-                       (np.cov(paper.T) + floor)[None].astype(np.float32))
 
 
 def _on_the_card(quad: np.ndarray) -> bool:
