@@ -317,7 +317,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i,
                                         None if windows is None else windows[i])
         if passes and not cut and windows is not None \
-                and _marks_doubt(look, windows[i], best, gap):
+                and _marks_doubt(look, windows[i], best, scores):
             pass  # declined: the card's marks clearly name another value
         elif passes and not cut:
             readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3),
@@ -380,7 +380,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
                     and wide_scores[k][best] >= cfg["unsettled_other_fit"]:
                 before = best
             if passes and not cut and best == before \
-                    and not _marks_doubt(look, views[k], best, gap):
+                    and not _marks_doubt(look, views[k], best, wide_scores[k]):
                 readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), views[k]))
                 if wide_scores[k][best] < _least_fit(cfg, i in astride):
                     weak.add(i)
@@ -736,25 +736,29 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
             ) -> MarksReading | None:
     """The value the card's marks tell (:func:`marks_read`), where the other witnesses do not
     speak against it: the value's templates fit the card at least ``min_correlation`` (it is
-    a card of that look at all) and the card's colour names no other value. (The nearest
+    a card of that look at all) and within ``marks_templates_within`` of the best value's,
+    and the card's colour names no other value. (The nearest
     calibration card is not asked: on such cards it is as blind to the value as the
     templates.)"""
     marked = marks_read(look, window)
-    if marked is None or scores[marked.value] < float(section("grid")["min_correlation"]):
+    if marked is None or scores[marked.value] < float(section("grid")["min_correlation"]) \
+            or not _templates_allow(scores, marked.value):
         return None
     if coloured is not None and coloured != marked.value:
         return None
     return marked
 
 
-def _marks_doubt(look: GridLook, window: np.ndarray, best: int, gap: float) -> bool:
+def _marks_doubt(look: GridLook, window: np.ndarray, best: int, scores: np.ndarray) -> bool:
     """Whether a close call (the templates' lead under ``marks_doubt_gap``) is read while the
-    card's marks (:func:`marks_read`) clearly name another value. Where the value is printed
+    card's marks (:func:`marks_read`) clearly name another value that the templates do not
+    rule out (within ``marks_templates_within`` of the best). Where the value is printed
     only in the corners, the close-call rules' witnesses (the pairwise prints, the nearest
     calibration card) see the same middle on every card and can agree on a wrong value
     (blind third art d2302, d2310, d2314: corner-numeral cards read wrong at 0.03-0.22 in 13
     of 60 grids)."""
     cfg = section("grid")
+    gap = float(np.sort(scores)[-1] - np.sort(scores)[-2])
     if gap >= float(cfg["marks_doubt_gap"]) or not len(look.mark_values):
         return False
     marked = marks_read(look, window)
@@ -763,7 +767,15 @@ def _marks_doubt(look: GridLook, window: np.ndarray, best: int, gap: float) -> b
         # numerals), a close call the marks cannot confirm is not read either: the rules that
         # read it saw the same middle on every card
         return bool(cfg["marks"]) and marks_outside(look) >= float(cfg["marks_outside_share"])
-    return marked.value != best
+    return marked.value != best and _templates_allow(scores, marked.value)
+
+
+def _templates_allow(scores: np.ndarray, value: int) -> bool:
+    """Whether ``value``'s templates fit within ``marks_templates_within`` of the best's: the
+    marks speak where the templates cannot tell the values apart, not against a print the
+    templates see clearly (other art 23015, central numerals with pips: a 5 whose marks read
+    3 at 0.45, its own templates well ahead)."""
+    return float(scores.max() - scores[value]) < float(section("grid")["marks_templates_within"])
 
 
 def _least_fit(cfg: dict[str, Any], astride: bool) -> float:

@@ -128,6 +128,24 @@ def _card_box(common: np.ndarray) -> tuple[int, int, int, int]:
     return top + 2, bottom - 1, left + 2, right - 1
 
 
+def _same_way(mean: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """``mean`` or ``mean`` turned by 180 degrees, whichever fits ``others`` (the other values'
+    means averaged) better, each moved to where it fits best (a card turned about the crop's
+    middle lies elsewhere in the crop)."""
+    best: tuple[float, np.ndarray] | None = None
+    s = 2 * SEARCH + 4  # (a card lying SEARCH off the crop's middle lies twice that off turned)
+    for candidate in (mean, cv2.rotate(mean, cv2.ROTATE_180)):
+        wide = cv2.copyMakeBorder(candidate, s, s, s, s, cv2.BORDER_REPLICATE)
+        _, fit, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(wide, others, cv2.TM_CCOEFF_NORMED))
+        moved = np.ascontiguousarray(wide[y:y + mean.shape[0], x:x + mean.shape[1]])
+        if candidate is mean:
+            moved = mean  # (as it was cut: moved only when turned)
+        if best is None or fit > best[0] + 1e-3:
+            best = (float(fit), moved)
+    assert best is not None
+    return best[1]
+
+
 def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
     """Each value's whole card and where the values differ, from the calibration cards; None
     with fewer than two values seen."""
@@ -158,12 +176,20 @@ def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
         # way up that value's print says; a card fitting badly or on its window's edge (it
         # lies farther off its cell than the window reaches) is left out
         kept: dict[int, list[np.ndarray]] = {v: [] for v in seen}
+        ways = {v: _way_mask(means[v]) for v in seen}
         for v, w in cards:
-            crop, fit, edge = _lay(w, means[v], _way_mask(means[v]))
+            crop, fit, edge = _lay(w, means[v], ways[v])
             if fit >= least and not edge:
                 kept[v].append(crop.astype(np.float32))
         means = {v: (np.mean(kept[v], axis=0).astype(np.float32) if kept[v] else means[v])
                  for v in seen}
+    # every value's mean the same way up as the others': a value whose print looks much the
+    # same either way up may have been cut around a card lying turned (other art 23015: the 4s
+    # and 5s stored upside down beside upright 0-3s, so the marks mixed a numeral's place with
+    # the pips' and read a 5 as 3)
+    for v in seen:
+        others = np.mean([means[u] for u in seen if u != v], axis=0).astype(np.float32)
+        means[v] = _same_way(means[v], others)
     # where the values' means differ, on the card: around it, each value's mean shows the
     # table or the next card wherever that value's cards happened to lie in calibration
     stack = np.stack([_standard(m) for m in means.values()])
