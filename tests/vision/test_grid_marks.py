@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from companion.config import Config
+from companion.ports import GridObservation
 from tests.vision.grid_area import area, dice_pictures
 from tests.vision.thirdart.build import write_dataset
 from vision import grid
@@ -40,11 +41,11 @@ def _corner_card(value: int | None, rng: np.random.Generator, dx: int = 0, dy: i
         corner = np.full((12, 10), 215, np.uint8)
         cv2.putText(corner, str(value), (1, 11), FONT, 0.35, 30, 1, cv2.LINE_AA)
         card[h - 15:h - 3, w - 13:w - 3] = cv2.rotate(corner, cv2.ROTATE_180)
-    card = np.roll(card, (dy, dx), axis=(0, 1))
+    card = np.asarray(np.roll(card, (dy, dx), axis=(0, 1)), np.uint8)
     if turned:
         card = cv2.rotate(card, cv2.ROTATE_180)
-    noisy = card.astype(np.float32) + rng.normal(0, 3, card.shape)
-    return np.asarray(np.clip(noisy, 0, 255), np.uint8)
+    return np.asarray(np.clip(card.astype(np.float32) + rng.normal(0, 3, card.shape), 0, 255),
+                      np.uint8)
 
 
 @pytest.fixture(scope="module")
@@ -132,14 +133,23 @@ def test_marks_survive_the_calibration_file(look: grid.GridLook) -> None:
     assert marks.marks_read(older, _window(_corner_card(1, np.random.default_rng(1)))) is None
 
 
+def _close(best: int, second: int, gap: float, rest: float = 0.85) -> np.ndarray:
+    """Template scores: ``best`` ahead of ``second`` by ``gap``, the others at ``rest``."""
+    scores = np.full(6, rest)
+    scores[best], scores[second] = 0.9 + gap, 0.9
+    return scores
+
+
 def test_a_close_call_the_marks_contradict_is_declined(look: grid.GridLook) -> None:
     window = _window(_corner_card(5, np.random.default_rng(9)))
-    assert judge._marks_doubt(look, window, best=3, gap=0.05)
-    assert not judge._marks_doubt(look, window, best=5, gap=0.05)
-    assert not judge._marks_doubt(look, window, best=3, gap=0.3)  # not a close call
+    assert judge._marks_doubt(look, window, 3, _close(3, 5, 0.05))
+    assert not judge._marks_doubt(look, window, 5, _close(5, 3, 0.05))
+    assert not judge._marks_doubt(look, window, 3, _close(3, 5, 0.3))  # not a close call
+    # where the templates rule the marks' value out, the marks do not speak against them
+    assert not judge._marks_doubt(look, window, 3, _close(3, 1, 0.05, rest=0.6))
     # where the marks cannot confirm it (corner numerals hidden), it is not read either
     blank = _window(_corner_card(None, np.random.default_rng(9)))
-    assert judge._marks_doubt(look, blank, best=3, gap=0.05)
+    assert judge._marks_doubt(look, blank, 3, _close(3, 5, 0.05))
 
 
 def test_a_declined_card_is_read_by_its_marks_unless_its_colour_says_otherwise(
@@ -152,6 +162,9 @@ def test_a_declined_card_is_read_by_its_marks_unless_its_colour_says_otherwise(
     low = scores.copy()
     low[2] = 0.3  # its templates do not fit it at all: not a card of this look
     assert judge._marked(look, window, low, None) is None
+    behind = scores.copy()
+    behind[2] = 0.75  # the templates tell the values apart here, and not for the marks' value
+    assert judge._marked(look, window, behind, None) is None
 
 
 def test_marks_off_reads_nothing(look: grid.GridLook, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -176,6 +189,7 @@ def _read_grids(folder: Path) -> list[tuple[grid.Grid, grid.Grid]]:
     for example in load_labelled(folder / "test", config):
         if example.kind == "grid":
             seen = read(example.image, "grid", calibration)
+            assert isinstance(seen, GridObservation)
             got = [[v if c > 0 else None for v, c in zip(vs, cs, strict=True)]
                    for vs, cs in zip(seen.cells, seen.confidence, strict=True)]
             out.append((example.grid, got))
@@ -198,3 +212,37 @@ def test_corner_numeral_cards_are_read_end_to_end(corner_set: Path,
     without = [got for w, g in _read_grids(corner_set) for rw, rg in zip(w, g, strict=True)
                for want, got in zip(rw, rg, strict=True) if want is not None]
     assert sum(v is not None for v in without) < read_by_marks / 2
+
+
+def _numeral_card(value: int, rng: np.random.Generator, dx: int = 0, dy: int = 0,
+                  turned: bool = False) -> np.ndarray:
+    """A cell holding a card with a large numeral above a row of ``value`` pips (other art's
+    look): unlike the corner cards, it looks different turned."""
+    w, h = geometry._cell_size()
+    card = np.full((h, w), 90, np.uint8)
+    card[3:h - 3, 3:w - 3] = 215
+    cv2.putText(card, str(value), (15, 34), FONT, 0.9, 30, 2, cv2.LINE_AA)
+    for k in range(value):
+        cv2.circle(card, (9 + 6 * k, 48), 2, 30, -1)
+    card = np.asarray(np.roll(card, (dy, dx), axis=(0, 1)), np.uint8)
+    if turned:
+        card = cv2.rotate(card, cv2.ROTATE_180)
+    return np.asarray(np.clip(card.astype(np.float32) + rng.normal(0, 3, card.shape), 0, 255),
+                      np.uint8)
+
+
+def test_a_mean_cut_around_a_turned_card_is_turned_back() -> None:
+    # other art 23015: the 4s' and 5s' means were cut around cards lying turned, beside upright
+    # 0-3s, and the marks mixed a numeral's place with the pips' (a 5 read as 3 at 0.45)
+    rng = np.random.default_rng(8)
+    upright = [_numeral_card(v, rng).astype(np.float32) for v in range(4)]
+    others = np.mean(upright, axis=0).astype(np.float32)
+    five = _numeral_card(5, rng).astype(np.float32)
+    turned = np.ascontiguousarray(np.roll(cv2.rotate(five, cv2.ROTATE_180), (5, 4), (0, 1)))
+    back = marks._same_way(turned, others)
+
+    def fit(a: np.ndarray) -> float:
+        return float(cv2.matchTemplate(a, five, cv2.TM_CCOEFF_NORMED).max())
+
+    assert fit(back) > fit(turned) + 0.3
+    assert marks._same_way(five, others) is five  # upright already: kept as it was cut
