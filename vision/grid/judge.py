@@ -14,7 +14,7 @@ import numpy as np
 from vision.grid.colours import colours_confirm
 from vision.grid.features import _distances, _feature_norms
 from vision.grid.look import EMPTY, PRINT_ONLY, GridLook
-from vision.grid.marks import MarksReading, marks_outside, marks_read
+from vision.grid.marks import MarksReading, marks_outside, marks_read, read_marks
 from vision.grid.pairs import _lies_turned, _value_mean, pair_score, picture_memo
 from vision.grid.table import table_spread
 from vision.grid.templates import _placed, _placed_memo, coarse_fit, match_windows, print_strengths
@@ -312,6 +312,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
     # (cell, nearest card's value, occupancy, best, which values fitted best on the edge)
     # (and whether its tests passed there: see below)
     cut_off: list[tuple[int, int, float, int, np.ndarray, bool]] = []
+    wider: list[np.ndarray] | None = None  # the windows reaching farther, once asked for
     for k, ((i, knn_value, occupancy), scores) in enumerate(
             zip(to_match, all_scores if to_match else [], strict=True)):
         best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i,
@@ -333,9 +334,18 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
             # declined by every rule above: the values' marks may still tell (corner numerals
             # only, seven-segment digits: cards whose middles fit every value's template alike)
             marked = _marked(look, windows[i], scores, coloured[i])
+            view = windows[i]
+            if marked is None and farther is not None and _marks_on_edge(look, windows[i]):
+                # ... looked for farther out where the card lies past the window's edge (the
+                # area registered a little off the cards: third art t7, d2305, d2306, most
+                # declined seven-segment cards)
+                if wider is None:
+                    wider = farther(scale)
+                view = wider[i]
+                marked = _marked(look, view, scores, coloured[i])
             if marked is not None:
                 readable.append((i, marked.value, round(min(1.0, occupancy, marked.lead * 2), 3),
-                                 windows[i]))
+                                 view))
                 if scores[marked.value] < _least_fit(cfg, i in astride):
                     weak.add(i)
     if cut_off and farther is not None:
@@ -768,6 +778,15 @@ def _marks_doubt(look: GridLook, window: np.ndarray, best: int, scores: np.ndarr
         # read it saw the same middle on every card
         return bool(cfg["marks"]) and marks_outside(look) >= float(cfg["marks_outside_share"])
     return marked.value != best and _templates_allow(scores, marked.value)
+
+
+def _marks_on_edge(look: GridLook, window: np.ndarray) -> bool:
+    """Whether the cards' common print fits ``window`` best on its edge (:func:`read_marks`):
+    the card may lie farther out than the window reaches."""
+    if not bool(section("grid")["marks"]) or not len(look.mark_values):
+        return False
+    reading = read_marks(look, window)
+    return reading is not None and reading.edge
 
 
 def _templates_allow(scores: np.ndarray, value: int) -> bool:

@@ -29,6 +29,7 @@ import numpy as np
 
 from vision.grid.geometry import SEARCH, _window
 from vision.grid.look import Grid, GridLook
+from vision.grid.pairs import _window_memo
 from vision.thresholds import section
 
 
@@ -237,6 +238,17 @@ def _at_size(look: GridLook, size: float
 
 
 def read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
+    """:func:`_read_marks`, asked once per window while a picture is read
+    (:func:`vision.grid.pairs.picture_memo`)."""
+    memo = _window_memo(look, window)
+    if memo is None:
+        return _read_marks(look, window)
+    if "marks" not in memo:
+        memo["marks"] = _read_marks(look, window)
+    return memo["marks"]  # type: ignore[no-any-return]
+
+
+def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
     """The value whose marks fit the card in ``window`` best; None without marks learnt or
     with a box that cannot be laid on the card.
 
