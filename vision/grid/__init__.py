@@ -23,6 +23,8 @@ The package, one module a stage (a module imports only the ones above it):
 - ``correlation``: FFT correlation of a bank of templates at every placement
 - ``templates``: value templates: learnt, matched per window, close-value tie-break
 - ``pairs``: the pairwise score of two values' prints on one card, and its calibration
+- ``marks``: each value's whole card compared where the values differ (corner numerals,
+  seven-segment digits), box by box: reads cards the templates cannot tell apart
 - ``judge``: each cell's value and confidence or decline, and the close-call rules
 - ``groups``: whole-grid rules: empty readings beside unread cells or cut off
 - ``reader``: one picture read: area, registration, empty cells, judging, group rules
@@ -49,6 +51,14 @@ from vision.grid.judge import (
 )
 from vision.grid.learning import Picture, learn
 from vision.grid.look import EMPTY, PRINT_ONLY, Grid, GridLook
+from vision.grid.marks import (
+    Marks,
+    MarksReading,
+    learn_mark_floor,
+    learn_marks,
+    marks_read,
+    read_marks,
+)
 from vision.grid.outlines import OUTLINE_SCALE, card_outlines
 from vision.grid.pairs import learn_pair_floor, learn_print_offsets, pair_score
 from vision.grid.reader import Region, read_grid, read_grid_region
@@ -74,6 +84,8 @@ __all__ = [
     "SEARCH",
     "Grid",
     "GridLook",
+    "Marks",
+    "MarksReading",
     "Picture",
     "Region",
     "area_features",
@@ -90,10 +102,13 @@ __all__ = [
     "holes_tell",
     "learn",
     "learn_bare",
+    "learn_mark_floor",
+    "learn_marks",
     "learn_pair_floor",
     "learn_print_offsets",
     "learn_templates",
     "learn_value_colours",
+    "marks_read",
     "match_values",
     "match_windows",
     "pair_beats",
@@ -102,6 +117,7 @@ __all__ = [
     "print_strengths",
     "read_grid",
     "read_grid_region",
+    "read_marks",
     "rectify",
     "register",
     "register_checked",

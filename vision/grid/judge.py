@@ -14,6 +14,7 @@ import numpy as np
 from vision.grid.colours import colours_confirm
 from vision.grid.features import _distances, _feature_norms
 from vision.grid.look import EMPTY, PRINT_ONLY, GridLook
+from vision.grid.marks import MarksReading, marks_outside, marks_read, read_marks
 from vision.grid.pairs import _lies_turned, _value_mean, pair_score, picture_memo
 from vision.grid.table import table_spread
 from vision.grid.templates import _placed, _placed_memo, coarse_fit, match_windows, print_strengths
@@ -311,11 +312,15 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
     # (cell, nearest card's value, occupancy, best, which values fitted best on the edge)
     # (and whether its tests passed there: see below)
     cut_off: list[tuple[int, int, float, int, np.ndarray, bool]] = []
+    wider: list[np.ndarray] | None = None  # the windows reaching farther, once asked for
     for k, ((i, knn_value, occupancy), scores) in enumerate(
             zip(to_match, all_scores if to_match else [], strict=True)):
         best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i,
                                         None if windows is None else windows[i])
-        if passes and not cut:
+        if passes and not cut and windows is not None \
+                and _marks_doubt(look, windows[i], best, scores):
+            pass  # declined: the card's marks clearly name another value
+        elif passes and not cut:
             readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3),
                              windows[i]))  # type: ignore[index]
             if scores[best] < _least_fit(cfg, i in astride):
@@ -325,6 +330,24 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
             # on the window's edge: that print is cut there, its fit understated against a
             # runner-up whose print lies whole inside; the farther window judges it anew)
             cut_off.append((i, knn_value, occupancy, best, edges[k], passes))
+        elif windows is not None:
+            # declined by every rule above: the values' marks may still tell (corner numerals
+            # only, seven-segment digits: cards whose middles fit every value's template alike)
+            marked = _marked(look, windows[i], scores, coloured[i])
+            view = windows[i]
+            if marked is None and farther is not None and _marks_on_edge(look, windows[i]):
+                # ... looked for farther out where the card lies past the window's edge (the
+                # area registered a little off the cards: third art t7, d2305, d2306, most
+                # declined seven-segment cards)
+                if wider is None:
+                    wider = farther(scale)
+                view = wider[i]
+                marked = _marked(look, view, scores, coloured[i])
+            if marked is not None:
+                readable.append((i, marked.value, round(min(1.0, occupancy, marked.lead * 2), 3),
+                                 view))
+                if scores[marked.value] < _least_fit(cfg, i in astride):
+                    weak.add(i)
     if cut_off and farther is not None:
         # where another value fits best on the window's edge, its print may lie farther out
         # than the window reaches: looked for again in windows reaching farther, the cell is
@@ -366,7 +389,8 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
             if not first_passed and best != before and bool(first_edge[best]) \
                     and wide_scores[k][best] >= cfg["unsettled_other_fit"]:
                 before = best
-            if passes and not cut and best == before:
+            if passes and not cut and best == before \
+                    and not _marks_doubt(look, views[k], best, wide_scores[k]):
                 readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), views[k]))
                 if wide_scores[k][best] < _least_fit(cfg, i in astride):
                     weak.add(i)
@@ -716,6 +740,61 @@ def _all_alike(scores: np.ndarray) -> bool:
     if spread < 0 or len(scores) < 2:
         return False
     return bool(float(np.max(scores)) - float(np.min(scores)) < spread)
+
+
+def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: int | None
+            ) -> MarksReading | None:
+    """The value the card's marks tell (:func:`marks_read`), where the other witnesses do not
+    speak against it: the value's templates fit the card at least ``min_correlation`` (it is
+    a card of that look at all) and within ``marks_templates_within`` of the best value's,
+    and the card's colour names no other value. (The nearest
+    calibration card is not asked: on such cards it is as blind to the value as the
+    templates.)"""
+    marked = marks_read(look, window)
+    if marked is None or scores[marked.value] < float(section("grid")["min_correlation"]) \
+            or not _templates_allow(scores, marked.value):
+        return None
+    if coloured is not None and coloured != marked.value:
+        return None
+    return marked
+
+
+def _marks_doubt(look: GridLook, window: np.ndarray, best: int, scores: np.ndarray) -> bool:
+    """Whether a close call (the templates' lead under ``marks_doubt_gap``) is read while the
+    card's marks (:func:`marks_read`) clearly name another value that the templates do not
+    rule out (within ``marks_templates_within`` of the best). Where the value is printed
+    only in the corners, the close-call rules' witnesses (the pairwise prints, the nearest
+    calibration card) see the same middle on every card and can agree on a wrong value
+    (blind third art d2302, d2310, d2314: corner-numeral cards read wrong at 0.03-0.22 in 13
+    of 60 grids)."""
+    cfg = section("grid")
+    gap = float(np.sort(scores)[-1] - np.sort(scores)[-2])
+    if gap >= float(cfg["marks_doubt_gap"]) or not len(look.mark_values):
+        return False
+    marked = marks_read(look, window)
+    if marked is None:
+        # ... and where the values' marks lie mostly outside the templates' middle (corner
+        # numerals), a close call the marks cannot confirm is not read either: the rules that
+        # read it saw the same middle on every card
+        return bool(cfg["marks"]) and marks_outside(look) >= float(cfg["marks_outside_share"])
+    return marked.value != best and _templates_allow(scores, marked.value)
+
+
+def _marks_on_edge(look: GridLook, window: np.ndarray) -> bool:
+    """Whether the cards' common print fits ``window`` best on its edge (:func:`read_marks`):
+    the card may lie farther out than the window reaches."""
+    if not bool(section("grid")["marks"]) or not len(look.mark_values):
+        return False
+    reading = read_marks(look, window)
+    return reading is not None and reading.edge
+
+
+def _templates_allow(scores: np.ndarray, value: int) -> bool:
+    """Whether ``value``'s templates fit within ``marks_templates_within`` of the best's: the
+    marks speak where the templates cannot tell the values apart, not against a print the
+    templates see clearly (other art 23015, central numerals with pips: a 5 whose marks read
+    3 at 0.45, its own templates well ahead)."""
+    return float(scores.max() - scores[value]) < float(section("grid")["marks_templates_within"])
 
 
 def _least_fit(cfg: dict[str, Any], astride: bool) -> float:

@@ -17,6 +17,7 @@ from vision.grid.empty import learn_bare
 from vision.grid.features import _distances, area_features
 from vision.grid.geometry import _cell_size
 from vision.grid.look import EMPTY, Grid, GridLook
+from vision.grid.marks import learn_mark_floor, learn_marks
 from vision.grid.pairs import learn_pair_floor, learn_print_offsets
 from vision.grid.reader import _cells_and_table
 from vision.grid.registration import register
@@ -245,9 +246,15 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     value_colours, value_spread = learn_value_colours(cells_by_image, grids)
     pair_floor = learn_pair_floor(by_greys, by_grids)
     print_offsets = learn_print_offsets(templates, values, by_greys, by_grids)
-    return GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
+    look = GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
                     templates, values, masks, bare_mode, bare, texture, value_colours,
                     value_spread, pair_floor, print_offsets, mode)
+    marks = learn_marks(by_greys, by_grids)
+    if marks is not None:
+        look.mark_means, look.mark_values = marks.means, marks.values
+        look.mark_boxes, look.mark_mask = marks.boxes, marks.mask
+        look.mark_floor = learn_mark_floor(by_greys, by_grids)
+    return look
 
 
 def _print_strengths(templates: np.ndarray, values: np.ndarray, masks: np.ndarray

@@ -53,6 +53,16 @@ class GridLook:
     #: ``"grey"``, or ``"min"`` where some value's white print on its pale card barely shows in
     #: grey (chosen in :func:`vision.grid.learning.learn`)
     print_grey: str = "grey"
+    #: value marks (:mod:`vision.grid.marks`): each value's whole card (n, h, w), its value,
+    #: the boxes where the values differ (k, 4: y0, y1, x0, x1) and the marks themselves
+    #: (255 where they differ); none learnt: no marks reading
+    mark_means: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), np.uint8))
+    mark_values: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    mark_boxes: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.int32))
+    mark_mask: np.ndarray = field(default_factory=lambda: np.zeros((1, 1), np.uint8))
+    #: the most a wrong value's marks led on calibration's own cards, each picture left out
+    #: (NaN: not measured, no marks reading)
+    mark_floor: float = float("nan")
 
     @property
     def learnt(self) -> bool:
@@ -76,7 +86,13 @@ class GridLook:
                                for row in self.pair_floor.tolist()],
                 "print_offsets": [[None if np.isnan(x) else float(x) for x in row]
                                   for row in self.print_offsets.tolist()],
-                "print_grey": self.print_grey}
+                "print_grey": self.print_grey,
+                "mark_shape": list(self.mark_means.shape),
+                "mark_means": base64.b64encode(self.mark_means.tobytes()).decode("ascii"),
+                "mark_values": self.mark_values.tolist(),
+                "mark_boxes": self.mark_boxes.tolist(),
+                "mark_mask": base64.b64encode(self.mark_mask.tobytes()).decode("ascii"),
+                "mark_floor": None if np.isnan(self.mark_floor) else float(self.mark_floor)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -107,4 +123,21 @@ class GridLook:
                    np.array(data.get("print_offsets", [[None] * 2] * 6), np.float64)
                    .astype(np.float32),
                    # stored before the grey was chosen: the usual grey
-                   str(data.get("print_grey", "grey")))
+                   str(data.get("print_grey", "grey")),
+                   # stored before value marks were learnt: no marks reading
+                   *_marks_from_json(data))
+
+
+def _marks_from_json(data: dict[str, Any]
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
+    """The value marks as :meth:`GridLook.to_json` stores them (none when it did not)."""
+    if "mark_shape" not in data:
+        return (np.zeros((0, 1, 1), np.uint8), np.zeros(0, np.int64),
+                np.zeros((0, 4), np.int32), np.zeros((1, 1), np.uint8), float("nan"))
+    shape = [int(x) for x in data["mark_shape"]]
+    means = np.frombuffer(base64.b64decode(data["mark_means"]), np.uint8).reshape(shape)
+    mask = np.frombuffer(base64.b64decode(data["mark_mask"]), np.uint8).reshape(shape[1:])
+    floor = data.get("mark_floor")
+    return (means.copy(), np.array(data["mark_values"], np.int64),
+            np.array(data["mark_boxes"], np.int32).reshape(-1, 4), mask.copy(),
+            float("nan") if floor is None else float(floor))

@@ -1,0 +1,383 @@
+"""Value marks: each value's whole card, compared only where the values' cards differ, box by
+box (:func:`learn_marks`, :func:`read_marks`).
+
+The templates (:mod:`.templates`) are cut from the middle of each card, where most Robot Master
+designs print their value. Some tell the value only elsewhere: a numeral in two corners with the
+same robot on every card, or a seven-segment digit whose lit segments are all that changes. On
+such cards every value's template fits alike (third art t1, b2101, c2204: all six within
+0.04-0.12) and the close-call rules decline the card, rightly: the templates cannot tell.
+
+Marks are learnt from the same calibration cards, whole: every card of a value lined up on that
+value's most central card (the way up its print lies, see :func:`_way_mask`) and averaged. Where
+those means differ (their spread across values, its upper part) are the marks; each group of
+them is a box (a corner numeral, the digit). A card is read by laying the cards' common print
+on it (either way up) and then each value's mean, box by box, a few pixels each way on its own
+(a card laid a little wider than calibration's moves its corners apart): in each box the card
+and the value's mean are compared as distances from their own mean in their own spreads, over
+the marks. The value whose boxes differ least is the reading; its lead is how much less.
+
+Only a card every other rule declined is asked (:mod:`.judge`): marks add readings, they never
+change one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.grid.geometry import SEARCH, _window
+from vision.grid.look import Grid, GridLook
+from vision.grid.pairs import _window_memo
+from vision.thresholds import section
+
+
+@dataclass(frozen=True)
+class Marks:
+    """What :func:`learn_marks` learnt (stored in :class:`GridLook`)."""
+
+    means: np.ndarray  # (n, h, w) uint8: each value's whole card, one cell's size
+    values: np.ndarray  # (n,) the value of each mean
+    boxes: np.ndarray  # (k, 4) int32: y0, y1, x0, x1 of each group of marks
+    mask: np.ndarray  # (h, w) uint8: 255 where the values' means differ
+
+
+@dataclass(frozen=True)
+class MarksReading:
+    """The value whose marks fit a card best (:func:`read_marks`)."""
+
+    value: int
+    #: how much less the best value's marks differ from the card than the runner-up's, as a
+    #: share of both (0: a tie, 1: the best's fit exactly)
+    lead: float
+    #: how well the cards' common print fits the card where it was laid
+    fit: float
+    #: whether it fitted best on the window's edge (the card may lie farther out)
+    edge: bool
+    #: the worst of the best value's boxes, as a correlation
+    box_fit: float
+    #: whether every box, compared alone, names the same value (both corners of a card)
+    boxes_agree: bool = True
+    #: the size the card lies at, calibration's cards 1
+    size: float = 1.0
+
+
+def _standard(image: np.ndarray) -> np.ndarray:
+    f = np.asarray(image, np.float32)
+    return np.asarray((f - f.mean()) / max(float(f.std()), 1.0), np.float32)
+
+
+def _way_mask(card: np.ndarray) -> np.ndarray | None:
+    """Where ``card`` (one cell's crop) differs from itself turned by 180 degrees, the turned copy
+    laid on it where it fits best (the card is seldom in the crop's exact middle): the print
+    that tells which way up the card lies (a seven-segment 3 against an E), not the card's
+    outline. None where nothing differs (dice pips)."""
+    a = cv2.GaussianBlur(_standard(card), (0, 0), 1.0)
+    p = SEARCH + 2
+    if a.shape[0] <= 3 * p or a.shape[1] <= 3 * p:
+        return None
+    inner = np.ascontiguousarray(cv2.rotate(a, cv2.ROTATE_180)[p:-p, p:-p])
+    _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(a, inner, cv2.TM_CCOEFF_NORMED))
+    diff = np.zeros(a.shape, np.float32)
+    h, w = inner.shape
+    diff[y:y + h, x:x + w] = np.abs(a[y:y + h, x:x + w] - inner)
+    # only inside the card, away from its edge (an edge lit unevenly differs from itself
+    # turned more than a small print does)
+    y0, y1, x0, x1 = _card_box(card)
+    inside = np.zeros(diff.shape, bool)
+    inside[y0 + 2:y1 - 2, x0 + 2:x1 - 2] = True
+    diff[~inside] = 0
+    if not (diff > 0).any():
+        return None
+    mask = diff >= float(section("grid")["marks_mask_share"]) * float(
+        np.percentile(diff[diff > 0], 99.5))
+    return mask if int(mask.sum()) >= 4 else None
+
+
+def _lay(window: np.ndarray, card: np.ndarray, way: np.ndarray | None
+         ) -> tuple[np.ndarray, float, bool]:
+    """``window`` (a cell with ``SEARCH`` pixels around) lined up on ``card``: the crop of it
+    either way up where ``card`` fits best, the way chosen where the two ways differ
+    (``way``, see :func:`_way_mask`); with that fit and whether it lay on the window's edge."""
+    best: tuple[float, np.ndarray, float, bool] | None = None
+    for candidate in (window, cv2.rotate(window, cv2.ROTATE_180)):
+        res = cv2.matchTemplate(candidate, card, cv2.TM_CCOEFF_NORMED)
+        _, fit, _, (x, y) = cv2.minMaxLoc(res)
+        crop = candidate[y:y + card.shape[0], x:x + card.shape[1]]
+        score = -float(((_standard(crop) - _standard(card))[way] ** 2).mean()) \
+            if way is not None else float(fit)
+        edge = x in (0, res.shape[1] - 1) or y in (0, res.shape[0] - 1)
+        if best is None or score > best[0]:
+            best = (score, crop, float(fit), edge)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def _card_box(common: np.ndarray) -> tuple[int, int, int, int]:
+    """Inside the card in ``common`` (a cell's crop of the cards averaged): its sides are the
+    strongest steps across in the outer thirds each way (a card's edge against the table is
+    the longest straight step on it), moved in by two pixels; y0, y1, x0, x1."""
+    g = cv2.GaussianBlur(np.asarray(common, np.float32), (0, 0), 1.0)
+    across = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0)).sum(axis=0)
+    down = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1)).sum(axis=1)
+    h, w = g.shape
+    left = int(np.argmax(across[:w // 3]))
+    right = 2 * w // 3 + int(np.argmax(across[2 * w // 3:]))
+    top = int(np.argmax(down[:h // 3]))
+    bottom = 2 * h // 3 + int(np.argmax(down[2 * h // 3:]))
+    return top + 2, bottom - 1, left + 2, right - 1
+
+
+def _same_way(mean: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """``mean`` or ``mean`` turned by 180 degrees, whichever fits ``others`` (the other values'
+    means averaged) better, each moved to where it fits best (a card turned about the crop's
+    middle lies elsewhere in the crop)."""
+    best: tuple[float, np.ndarray] | None = None
+    s = 2 * SEARCH + 4  # (a card lying SEARCH off the crop's middle lies twice that off turned)
+    for candidate in (mean, cv2.rotate(mean, cv2.ROTATE_180)):
+        wide = cv2.copyMakeBorder(candidate, s, s, s, s, cv2.BORDER_REPLICATE)
+        _, fit, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(wide, others, cv2.TM_CCOEFF_NORMED))
+        moved = np.ascontiguousarray(wide[y:y + mean.shape[0], x:x + mean.shape[1]])
+        if candidate is mean:
+            moved = mean  # (as it was cut: moved only when turned)
+        if best is None or fit > best[0] + 1e-3:
+            best = (float(fit), moved)
+    assert best is not None
+    return best[1]
+
+
+def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
+    """Each value's whole card and where the values differ, from the calibration cards; None
+    with fewer than two values seen."""
+    cfg = section("grid")
+    cards = [(int(v), np.asarray(_window(g, r, c), np.float32))
+             for g, grid in zip(greys, grids, strict=True)
+             for r, row in enumerate(grid) for c, v in enumerate(row) if v is not None]
+    seen = sorted({v for v, _ in cards})
+    if len(seen) < 2:
+        return None
+    s = SEARCH
+    # the cards as they lie in their cells, averaged: how a card sits there; the card nearest
+    # that is the frame every value is cut in (a card half out of its cell would cut every
+    # mean short on one side)
+    middle = np.mean([w[s:-s, s:-s] for _, w in cards], axis=0).astype(np.float32)
+    central = [float(cv2.matchTemplate(w[s:-s, s:-s], middle, cv2.TM_CCOEFF_NORMED).max())
+               for _, w in cards]
+    frame = cards[int(np.argmax(central))][1][s:-s, s:-s]
+    refs: dict[int, np.ndarray] = {}
+    for v in seen:
+        own = [k for k, (value, _) in enumerate(cards) if value == v]
+        first = cards[max(own, key=lambda k: central[k])][1]
+        refs[v] = _lay(first, frame, None)[0].astype(np.float32)
+    least = float(cfg["marks_align_fit"])
+    means = dict(refs)
+    for _ in range(2):
+        # each card lined up on its value's mean so far (first: its most central card), the
+        # way up that value's print says; a card fitting badly or on its window's edge (it
+        # lies farther off its cell than the window reaches) is left out
+        kept: dict[int, list[np.ndarray]] = {v: [] for v in seen}
+        ways = {v: _way_mask(means[v]) for v in seen}
+        for v, w in cards:
+            crop, fit, edge = _lay(w, means[v], ways[v])
+            if fit >= least and not edge:
+                kept[v].append(crop.astype(np.float32))
+        means = {v: (np.mean(kept[v], axis=0).astype(np.float32) if kept[v] else means[v])
+                 for v in seen}
+    # every value's mean the same way up as the others': a value whose print looks much the
+    # same either way up may have been cut around a card lying turned (other art 23015: the 4s
+    # and 5s stored upside down beside upright 0-3s, so the marks mixed a numeral's place with
+    # the pips' and read a 5 as 3)
+    for v in seen:
+        others = np.mean([means[u] for u in seen if u != v], axis=0).astype(np.float32)
+        means[v] = _same_way(means[v], others)
+    # where the values' means differ, on the card: around it, each value's mean shows the
+    # table or the next card wherever that value's cards happened to lie in calibration
+    stack = np.stack([_standard(m) for m in means.values()])
+    spread = stack.std(axis=0)
+    y0, y1, x0, x1 = _card_box(np.mean(list(means.values()), axis=0))
+    on_card = np.zeros(spread.shape, bool)
+    on_card[y0:y1, x0:x1] = True
+    if not on_card.any():
+        return None
+    mask = on_card & (spread >= float(cfg["marks_mask_share"])
+                      * float(np.percentile(spread[on_card], 99.5)))
+    grown = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(grown)
+    if n < 2:
+        return None
+    largest = int(stats[1:, cv2.CC_STAT_AREA].max())
+    pad = int(cfg["marks_box_pad"])
+    h, w = mask.shape
+    boxes = [(max(0, y - pad), min(h, y + bh + pad), max(0, x - pad), min(w, x + bw + pad))
+             for x, y, bw, bh, area in stats[1:]
+             if area >= float(cfg["marks_box_share"]) * largest]
+    return Marks(np.stack([np.clip(m, 0, 255).astype(np.uint8) for m in means.values()]),
+                 np.array(seen, np.int64), np.array(boxes, np.int32).reshape(-1, 4),
+                 (mask * 255).astype(np.uint8))
+
+
+def _at_size(look: GridLook, size: float
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, int, int, int]]]:
+    """The value marks scaled by ``size``: the means (float32), their average (the cards'
+    common print), the marks and the boxes (computed once per calibration and size)."""
+    cache: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray,
+                             list[tuple[int, int, int, int]]]] = \
+        look.__dict__.setdefault("_marks_at_size", {})
+    if size not in cache:
+        means = look.mark_means.astype(np.float32)
+        if size != 1.0:
+            means = np.stack([cv2.resize(m, None, fx=size, fy=size,
+                                         interpolation=cv2.INTER_AREA) for m in means])
+        mask = cv2.resize(look.mark_mask, (means.shape[2], means.shape[1]),
+                          interpolation=cv2.INTER_NEAREST) > 127
+        boxes = [(round(y0 * size), round(y1 * size), round(x0 * size), round(x1 * size))
+                 for y0, y1, x0, x1 in look.mark_boxes.tolist()]
+        cache[size] = (means, means.mean(axis=0), mask, boxes)
+    return cache[size]
+
+
+def read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
+    """:func:`_read_marks`, asked once per window while a picture is read
+    (:func:`vision.grid.pairs.picture_memo`)."""
+    memo = _window_memo(look, window)
+    if memo is None:
+        return _read_marks(look, window)
+    if "marks" not in memo:
+        memo["marks"] = _read_marks(look, window)
+    return memo["marks"]  # type: ignore[no-any-return]
+
+
+def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
+    """The value whose marks fit the card in ``window`` best; None without marks learnt or
+    with a box that cannot be laid on the card.
+
+    The card may lie smaller or larger than calibration's (a layout with wider gaps between
+    the cards, a camera nearer the table): the size (``marks_sizes``) at which the cards'
+    common print fits it best, either way up, is the one its marks are read at."""
+    if not len(look.mark_values) or not len(look.mark_boxes):
+        return None
+    reach = int(section("grid")["marks_reach"])
+    w = np.asarray(window, np.float32)
+    ways = (w, cv2.rotate(w, cv2.ROTATE_180))
+    found: tuple[float, float] | None = None  # (fit, size)
+    for size in sorted({1.0, *(float(k) for k in section("grid")["marks_sizes"])}):
+        common = _at_size(look, size)[1]
+        if w.shape[0] < common.shape[0] or w.shape[1] < common.shape[1]:
+            continue
+        fit = max(float(cv2.matchTemplate(c, common, cv2.TM_CCOEFF_NORMED).max())
+                  for c in ways)
+        if found is None or fit > found[0]:
+            found = (fit, size)
+    if found is None:
+        return None
+    size = found[1]
+    means, common, mask, boxes = _at_size(look, size)
+    # per value: the least difference either way up, with that way's fit, edge, worst box and
+    # each box's own difference
+    best: dict[int, tuple[float, float, bool, float, list[float]]] = {}
+    for candidate in ways:
+        res = cv2.matchTemplate(candidate, common, cv2.TM_CCOEFF_NORMED)
+        _, fit, _, (x, y) = cv2.minMaxLoc(res)
+        edge = x in (0, res.shape[1] - 1) or y in (0, res.shape[0] - 1)
+        for value, mean in zip(look.mark_values.tolist(), means, strict=True):
+            errors, fits = [], []
+            for y0, y1, x0, x1 in boxes:
+                part = mean[y0:y1, x0:x1]
+                marks = mask[y0:y1, x0:x1]
+                if not marks.any():
+                    continue
+                ya, xa = max(0, y + y0 - reach), max(0, x + x0 - reach)
+                near = candidate[ya:min(candidate.shape[0], y + y1 + reach),
+                                 xa:min(candidate.shape[1], x + x1 + reach)]
+                if near.shape[0] < part.shape[0] or near.shape[1] < part.shape[1]:
+                    return None
+                _, box_fit, _, (px, py) = cv2.minMaxLoc(
+                    cv2.matchTemplate(near, part, cv2.TM_CCOEFF_NORMED))
+                patch = near[py:py + part.shape[0], px:px + part.shape[1]]
+                errors.append(float(((_standard(patch) - _standard(part))[marks] ** 2).mean()))
+                fits.append(float(box_fit))
+            if not errors:
+                return None
+            error = float(np.mean(errors))
+            if value not in best or error < best[value][0]:
+                best[value] = (error, float(fit), edge, min(fits), errors)
+    ranked = sorted(best, key=lambda v: best[v][0])
+    first, second = best[ranked[0]][0], best[ranked[1]][0]
+    _, fit, edge, box_fit, _ = best[ranked[0]]
+    agree = all(min(best, key=lambda v: best[v][4][b]) == ranked[0]
+                for b in range(len(best[ranked[0]][4])))
+    return MarksReading(int(ranked[0]), (second - first) / max(first + second, 1e-6), fit, edge,
+                        box_fit, agree, size)
+
+
+def marks_read(look: GridLook, window: np.ndarray) -> MarksReading | None:
+    """:func:`read_marks` when its reading may be taken: the common print fits at least
+    ``marks_min_fit`` off the window's edge, every box of the value at least
+    ``marks_min_box_fit`` and names it alone too, and it leads by
+    ``marks_min_lead`` and by more than
+    ``marks_floor_factor`` times the most a wrong value led on calibration's own cards
+    (``GridLook.mark_floor``); else None."""
+    cfg = section("grid")
+    # a card of a value calibration never saw would be read as another: every value must be
+    if not bool(cfg["marks"]) or sorted(look.mark_values.tolist()) != list(range(6)):
+        return None
+    reading = read_marks(look, window)
+    if reading is None or not _laid_well(reading):
+        return None
+    floor = float(look.mark_floor) if np.isfinite(look.mark_floor) else np.inf
+    needed = max(float(cfg["marks_min_lead"]), floor * float(cfg["marks_floor_factor"]))
+    return reading if reading.lead >= needed else None
+
+
+def marks_outside(look: GridLook) -> float:
+    """The share of the marks that lie outside the middle the value templates are cut from
+    (:func:`vision.grid.geometry._template`): where most do (corner numerals), the templates
+    and every rule built on them see the same middle on every card."""
+    cache = look.__dict__
+    if "_marks_outside" not in cache:
+        mask = look.mark_mask > 127
+        share = 0.0
+        if mask.any() and mask.shape == (look.mark_means.shape[1], look.mark_means.shape[2]):
+            h, w = mask.shape
+            oy, ox = int(0.15 * h), int(0.15 * w)
+            inside = np.zeros(mask.shape, bool)
+            inside[oy:h - oy, ox:w - ox] = True
+            share = float((mask & ~inside).sum() / mask.sum())
+        cache["_marks_outside"] = share
+    return float(cache["_marks_outside"])
+
+
+def _laid_well(reading: MarksReading) -> bool:
+    """Whether the card was found whole and the value's boxes fit it well and agree
+    (:func:`marks_read`'s tests but the lead)."""
+    cfg = section("grid")
+    return not reading.edge and reading.fit >= float(cfg["marks_min_fit"]) \
+        and reading.box_fit >= float(cfg["marks_min_box_fit"]) and reading.boxes_agree
+
+
+def learn_mark_floor(greys: list[np.ndarray], grids: list[Grid]) -> float:
+    """The most a wrong value led (:func:`read_marks`) on a calibration card that passed the
+    fit tests, its marks learnt without its picture (its own card in the mean would make it
+    look surer than a new card); 0 where none led; NaN with fewer than three pictures (too few
+    to leave one out: no marks reading)."""
+    if len(greys) < 3:
+        return float("nan")
+    worst = 0.0
+    for i in range(len(greys)):
+        marks = learn_marks(greys[:i] + greys[i + 1:], grids[:i] + grids[i + 1:])
+        if marks is None:
+            return float("nan")
+        left_out = GridLook(mark_means=marks.means, mark_values=marks.values,
+                            mark_boxes=marks.boxes, mark_mask=marks.mask)
+        for r, row in enumerate(grids[i]):
+            for c, v in enumerate(row):
+                if v is None:
+                    continue
+                if int(v) not in marks.values.tolist():
+                    continue  # (a value only this picture shows: nothing to tell it from)
+                reading = read_marks(left_out, _window(greys[i], r, c))
+                if reading is None or reading.value == int(v) or not _laid_well(reading):
+                    continue
+                worst = max(worst, reading.lead)
+    return worst
