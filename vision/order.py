@@ -302,19 +302,23 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
         if best is not None:
             break
-    if best is None and float(cfg["texture_region"]) > 0:
+    if best is None and float(cfg["texture_region"]) > 0 and \
+            _pockets(split[levels[0]], cfg) >= int(cfg["texture_pockets"]):
         # no card at any level: on a finely patterned table (a checked cloth) every check is
         # a pocket enclosed by edges, so the table is foreground from the card to the picture's
         # border, one blob meeting the border, and passed over as the table with the card in
         # it. The checks are taken for the table, as what touches the border is, and the
-        # search is made again (third art d2314: 11 of 20 cards on blue and white checks)
+        # search is made again (third art d2314: 11 of 20 cards on blue and white checks).
+        # Only on a patterned table, many pockets at the highest level: it costs a frame with
+        # no card on a plain table nothing
         # First the pockets; then, where checks finer than the edges left none, the table's
         # dense edges too
         for dense in (False, True):
             previous = 0.0
             for level in levels:
-                found = _card_at_level(_untextured(split[level], cfg, dense), cfg, shape, False,
-                                       gradient, level, fits, partial)
+                bare = _untextured(split[level], cfg, dense)
+                found = _card_at_level(bare, cfg, shape, False, gradient, level, fits,
+                                       partial) if _holds_blob(bare, cfg) else None
                 area = 0.0 if found is None else float(cv2.contourArea(found))
                 if found is not None and (best is None or area > cv2.contourArea(best)):
                     best = found
@@ -414,6 +418,23 @@ def _untextured(split: _Split, cfg: dict[str, Any], dense: bool) -> _Split:
         table |= busy & reaches[joined]
     fg: np.ndarray = np.where(table, 0, 255).astype(np.uint8)
     return _Split(regions, stats, split.contact, fg)
+
+
+def _pockets(split: _Split, cfg: dict[str, Any]) -> int:
+    """How many regions of a split are under ``texture_region`` of the picture."""
+    sh, sw = split.regions.shape
+    area = split.stats[1:, cv2.CC_STAT_AREA]
+    return int(np.count_nonzero(area < float(cfg["texture_region"]) * sw * sh))
+
+
+def _holds_blob(split: _Split, cfg: dict[str, Any]) -> bool:
+    """Whether a split holds a blob a card may be in (as large as ``min_area``, not the table):
+    on a plain table with no card, whose grain is edges nearly everywhere at the lower levels,
+    nothing is left once its texture is taken for the table, and nothing is searched."""
+    split.blobs = _blobs(split.fg, cfg)
+    sh, sw = split.fg.shape
+    large = split.blobs.stats[1:, cv2.CC_STAT_AREA] >= float(cfg["min_area"]) * sw * sh
+    return bool(np.any(large & ~split.blobs.table[1:]))
 
 
 def _card_at_level(split: _Split, cfg: dict[str, Any], shape: tuple[float, float],
