@@ -9,6 +9,7 @@ pictures are drawn by the third art (`tests/vision/thirdart`) in d2314's style."
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -25,7 +26,9 @@ ASPECT = 1.48  # d2314's calibration cards' shape
 AREA = 0.09  # the smallest share of the picture its calibration cards covered
 
 
+@lru_cache(maxsize=4)
 def _shot(seed: int) -> np.ndarray:
+    # drawn once a seed (the tests only read the picture)
     style = make_style(2314)
     assert style.table == "cloth"
     return order_shot(style, np.random.default_rng(seed), False, ("red", "green", "blue")).image
@@ -33,7 +36,7 @@ def _shot(seed: int) -> np.ndarray:
 
 def _texture(monkeypatch: pytest.MonkeyPatch, region: float) -> None:
     cfg: dict[str, Any] = {**section("order"), "texture_region": region}
-    real = order.section
+    real = section
     monkeypatch.setattr(order, "section", lambda name: cfg if name == "order" else real(name))
 
 
