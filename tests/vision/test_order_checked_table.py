@@ -1,0 +1,69 @@
+"""A card held over a checked table cloth (third art d2314: fine blue and white checks; d2302:
+red and white ones). Every check is a pocket enclosed by edges (or, finer than the edges'
+width, edges themselves), so the table is foreground from the card to the picture's border:
+one blob along the border, passed over as the table with the card in it, and no card was
+found (d2314: 11 of 20 order cards; d2302: the calibration cards, so all 20 were declined).
+When no card is found at any level, the search is made again with the table's pockets, and
+then its dense edges, taken for the table (``texture_region``, ``texture_density``). The
+pictures are drawn by the third art (`tests/vision/thirdart`) in d2314's style."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.thirdart.scenes import order_shot
+from tests.vision.thirdart.style import make_style
+from vision import order
+from vision.errors import NoCardFound
+from vision.thresholds import section
+
+ASPECT = 1.48  # d2314's calibration cards' shape
+AREA = 0.09  # the smallest share of the picture its calibration cards covered
+
+
+@lru_cache(maxsize=4)
+def _shot(seed: int) -> np.ndarray:
+    # drawn once a seed (the tests only read the picture)
+    style = make_style(2314)
+    assert style.table == "cloth"
+    return order_shot(style, np.random.default_rng(seed), False, ("red", "green", "blue")).image
+
+
+def _texture(monkeypatch: pytest.MonkeyPatch, region: float) -> None:
+    cfg: dict[str, Any] = {**section("order"), "texture_region": region}
+    real = section
+    monkeypatch.setattr(order, "section", lambda name: cfg if name == "order" else real(name))
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_a_card_on_a_checked_cloth_is_found(seed: int) -> None:
+    image = _shot(seed)
+    found = order.find_card(image, ASPECT, AREA)
+    tolerance = float(section("order")["aspect_tolerance"])
+    assert ASPECT * (1 - tolerance) <= order.card_aspect(found) <= ASPECT * (1 + tolerance)
+    # the card itself: paper round a robot whose three parts show their colours
+    card = order.warp_card(image, found)
+    assert order.paper_shown(card, order.default_masks()) >= \
+        float(section("order")["calibration_min_paper"])
+    h, w = image.shape[:2]
+    assert float(cv2.contourArea(found)) >= 0.5 * AREA * h * w
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_without_the_texture_search_it_is_not(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    _texture(monkeypatch, 0.0)
+    with pytest.raises(NoCardFound):
+        order.find_card(_shot(seed), ASPECT, AREA)
+
+
+def test_a_card_found_before_is_found_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the search on the table's texture is made only when no card was found at any level
+    image = _shot(0)
+    found = order.find_card(image, ASPECT, AREA)
+    _texture(monkeypatch, 0.0)
+    assert np.allclose(order.find_card(image, ASPECT, AREA), found)
