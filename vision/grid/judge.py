@@ -771,12 +771,15 @@ def _marks_doubt(look: GridLook, window: np.ndarray, best: int, scores: np.ndarr
     gap = float(np.sort(scores)[-1] - np.sort(scores)[-2])
     if gap >= float(cfg["marks_doubt_gap"]) or not len(look.mark_values):
         return False
+    outside = bool(cfg["marks"]) and marks_outside(look) >= float(cfg["marks_outside_share"])
+    if not outside and gap >= float(cfg["marks_templates_within"]):
+        return False  # (no other value the marks could name: asking them costs a reading)
     marked = marks_read(look, window)
     if marked is None:
         # ... and where the values' marks lie mostly outside the templates' middle (corner
         # numerals), a close call the marks cannot confirm is not read either: the rules that
         # read it saw the same middle on every card
-        return bool(cfg["marks"]) and marks_outside(look) >= float(cfg["marks_outside_share"])
+        return outside
     return marked.value != best and _templates_allow(scores, marked.value)
 
 

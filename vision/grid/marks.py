@@ -237,6 +237,19 @@ def _at_size(look: GridLook, size: float
     return cache[size]
 
 
+def _parts(look: GridLook, size: float) -> list[list[tuple[np.ndarray, np.ndarray]]]:
+    """Per value and box at ``size``: the mean's box (float32) and it as :func:`_standard`
+    levels over the marks (computed once per calibration and size)."""
+    cache: dict[float, list[list[tuple[np.ndarray, np.ndarray]]]] = \
+        look.__dict__.setdefault("_marks_parts", {})
+    if size not in cache:
+        means, _, mask, boxes = _at_size(look, size)
+        cache[size] = [[(np.ascontiguousarray(m[y0:y1, x0:x1]),
+                         _standard(m[y0:y1, x0:x1])[mask[y0:y1, x0:x1]])
+                        for y0, y1, x0, x1 in boxes] for m in means]
+    return cache[size]
+
+
 def read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
     """:func:`_read_marks`, asked once per window while a picture is read
     (:func:`vision.grid.pairs.picture_memo`)."""
@@ -272,7 +285,8 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
     if found is None:
         return None
     size = found[1]
-    means, common, mask, boxes = _at_size(look, size)
+    _, common, mask, boxes = _at_size(look, size)
+    parts = _parts(look, size)
     # per value: the least difference either way up, with that way's fit, edge, worst box and
     # each box's own difference
     best: dict[int, tuple[float, float, bool, float, list[float]]] = {}
@@ -280,10 +294,9 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
         res = cv2.matchTemplate(candidate, common, cv2.TM_CCOEFF_NORMED)
         _, fit, _, (x, y) = cv2.minMaxLoc(res)
         edge = x in (0, res.shape[1] - 1) or y in (0, res.shape[0] - 1)
-        for value, mean in zip(look.mark_values.tolist(), means, strict=True):
+        for value, value_parts in zip(look.mark_values.tolist(), parts, strict=True):
             errors, fits = [], []
-            for y0, y1, x0, x1 in boxes:
-                part = mean[y0:y1, x0:x1]
+            for (y0, y1, x0, x1), (part, levels) in zip(boxes, value_parts, strict=True):
                 marks = mask[y0:y1, x0:x1]
                 if not marks.any():
                     continue
@@ -295,7 +308,7 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
                 _, box_fit, _, (px, py) = cv2.minMaxLoc(
                     cv2.matchTemplate(near, part, cv2.TM_CCOEFF_NORMED))
                 patch = near[py:py + part.shape[0], px:px + part.shape[1]]
-                errors.append(float(((_standard(patch) - _standard(part))[marks] ** 2).mean()))
+                errors.append(float(((_standard(patch)[marks] - levels) ** 2).mean()))
                 fits.append(float(box_fit))
             if not errors:
                 return None
