@@ -261,45 +261,44 @@ def _lamp_steps(px: np.ndarray, medians: np.ndarray, candidates: list[int],
     pixels and median colour; ``candidates``: the cells' indices in the area), whether it is
     the bare surface under other light: one of the ``asked`` cells (plain, of a calibration
     mat's hue at any brightness, not card-coloured, as smooth as the mat) that the reference
-    refused, beside (rows, columns or
-    diagonals) a cell that passed every test (``sure``), its median within ``empty_median_hue``
-    of that cell's in shares of B, G and R, its brightness from ``mat_lamp_darker`` to
-    ``mat_lamp_brighter`` times that cell's, and no more than ``empty_ink_share`` of its middle
-    darker than ``empty_ink_ratio`` of its own median (ink).
+    refused, beside (rows, columns or diagonals) a cell that passed every test (``sure``) or
+    this one in turn, its median within ``empty_median_hue`` of that cell's in shares of B, G
+    and R, its brightness from ``mat_lamp_darker`` to ``mat_lamp_brighter`` times that cell's,
+    and no more than ``empty_ink_share`` of its middle darker than ``empty_ink_ratio`` of its
+    own median (ink).
 
-    A lamp's bright band across a dark table (third art t1, d2301: the surface 45 to 180 in
-    one picture, halving from one row of cells to the next at the band's edge) puts cells of
-    one colour at brightnesses past the ratio of the mat cells nearest them, whose median lies
-    across the band; their dark mottling then reads as ink against that brighter median. The
-    cell beside is the surface under nearly the same light. Only a cell beside a surely bare
-    one may pass (no chain), a card's paper is brighter than the surface under the same light
-    (``mat_lamp_brighter`` allows little of that), and the print, hue and texture tests stand.
+    A lamp's bright band across a dark table (third art t1, d2301: the surface from 45 to 180
+    in one picture, halving from one row of cells to the next at the band's edge) puts cells
+    of one colour at brightnesses past the ratio of the mat cells nearest them, whose median
+    lies across the band; their dark mottling then reads as ink against that brighter median.
+    The cell beside is the surface under nearly the same light, and a cell that passed so is
+    that for the cells beside it in turn (the band's falloff runs over more than one cell).
+    A card's paper is brighter than the surface under the same light (``mat_lamp_brighter``
+    allows little of that), and the print, hue and texture tests stand.
     """
     cfg = section("grid")
     out = np.zeros(len(px), bool)
-    anchors = np.flatnonzero(sure)
-    ask = np.flatnonzero(asked & ~sure)
-    if not len(anchors) or not len(ask):
+    if not sure.any() or not (asked & ~sure).any():
         return out
     hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
     level = medians.sum(axis=1) + 1.0
     darker, brighter = float(cfg["mat_lamp_darker"]), float(cfg["mat_lamp_brighter"])
     limit = float(cfg["empty_median_hue"])
-    ink = (px[ask].sum(axis=2) < (medians[ask].sum(axis=1) * float(cfg["empty_ink_ratio"]))
-           [:, None]).mean(axis=1) <= float(cfg["empty_ink_share"])
-    for k, inkless in zip(ask, ink, strict=True):
-        if not inkless:
-            continue
-        r, c = divmod(candidates[k], 5)
-        for j in anchors:
-            rj, cj = divmod(candidates[j], 5)
-            if max(abs(rj - r), abs(cj - c)) != 1:
-                continue
-            ratio = level[k] / level[j]
-            if darker <= ratio <= brighter and np.abs(hue[k] - hue[j]).max() <= limit:
-                out[k] = True
-                break
-    return out
+    inkless = (px.sum(axis=2) < (medians.sum(axis=1) * float(cfg["empty_ink_ratio"]))
+               [:, None]).mean(axis=1) <= float(cfg["empty_ink_share"])
+    at = np.array([divmod(i, 5) for i in candidates])
+    beside = np.abs(at[:, None, :] - at[None, :, :]).max(axis=2) == 1
+    ratio = level[:, None] / level[None, :]
+    steps = beside & (ratio >= darker) & (ratio <= brighter) \
+        & (np.abs(hue[:, None, :] - hue[None, :, :]).max(axis=2) <= limit)
+    ask = asked & ~sure & inkless
+    bare = sure.copy()
+    while True:
+        new = ask & ~bare & steps[:, bare].any(axis=1)
+        if not new.any():
+            return out
+        out |= new
+        bare |= new
 
 
 def _mat_between_cards(cells: list[np.ndarray], lone: int, colour: np.ndarray
