@@ -247,8 +247,12 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         if bool(cfg["mat_lamp_steps"]):
             # a lamp's band across the surface: the cells the nearest mat cells' median refused
             # on brightness alone, each beside a cell that passed (:func:`_lamp_steps`)
+            # (only where the light differs from the reference's by mat_lamp_off: a cell in
+            # the reference's light was judged in it already, its print by the ink test)
+            lit = medians.sum(axis=1) / np.maximum(level, 1.0)
+            off = (lit >= float(cfg["mat_lamp_off"])) | (lit <= 1 / float(cfg["mat_lamp_off"]))
             stepped = _lamp_steps(px, medians, candidates,
-                                  plain & close.any(axis=1) & guard & smooth, ok)
+                                  plain & close.any(axis=1) & guard & smooth & off, ok)
             like = np.where(stepped & ~ok, _like(px, medians), like)
             ok |= stepped
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
@@ -260,12 +264,12 @@ def _lamp_steps(px: np.ndarray, medians: np.ndarray, candidates: list[int],
     """On a mat (or a surface calibration took for one), per candidate cell (its middle's
     pixels and median colour; ``candidates``: the cells' indices in the area), whether it is
     the bare surface under other light: one of the ``asked`` cells (plain, of a calibration
-    mat's hue at any brightness, not card-coloured, as smooth as the mat) that the reference
-    refused, beside (rows, columns or diagonals) a cell that passed every test (``sure``) or
-    this one in turn, its median within ``empty_median_hue`` of that cell's in shares of B, G
-    and R, its brightness from ``mat_lamp_darker`` to ``mat_lamp_brighter`` times that cell's,
-    and no more than ``empty_ink_share`` of its middle darker than ``empty_ink_ratio`` of its
-    own median (ink).
+    mat's hue at any brightness, not card-coloured, as smooth as the mat, and lit otherwise
+    than the reference it was held to) that the reference refused, beside (rows, columns or
+    diagonals) a cell that passed every test (``sure``) or this one in turn, its median
+    within ``empty_median_hue`` of that cell's in shares of B, G and R, its brightness from
+    ``mat_lamp_darker`` to ``mat_lamp_brighter`` times that cell's, and no more than
+    ``empty_ink_share`` of its middle darker than ``empty_ink_ratio`` of its own median (ink).
 
     A lamp's bright band across a dark table (third art t1, d2301: the surface from 45 to 180
     in one picture, halving from one row of cells to the next at the band's edge) puts cells
