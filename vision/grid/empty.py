@@ -139,8 +139,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         # swapped for another print of it) may stray as far again, each share on its own
         hue_tolerance = float(cfg["mat_hue_tolerance"]) + bare_hue.max(axis=0) \
             - bare_hue.min(axis=0)
-        near = ((np.abs(hue[:, None, :] - bare_hue[None, :, :]) <= hue_tolerance).all(axis=2)
-                & (ratio >= 1 / loose) & (ratio <= loose)).any(axis=1)
+        close = (np.abs(hue[:, None, :] - bare_hue[None, :, :]) <= hue_tolerance).all(axis=2)
+        near = (close & (ratio >= 1 / loose) & (ratio <= loose)).any(axis=1)
         # that loose tolerance (the calibration's mats differed: a green from 0.23 to 0.33
         # red share) let white cards greyed by a shadow pass for the mat, and a 1 (its paper
         # plain, its one pip too little ink) was then read as a cell as bare as they (own art
@@ -151,8 +151,9 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         nearest_bare = look.bare[np.argmin(np.linalg.norm(
             _colour_key(medians)[:, None, :] - _colour_key(look.bare)[None, :, :], axis=2),
             axis=1)]
-        near &= ~(_card_coloured(medians, nearest_bare, look)
+        guard = ~(_card_coloured(medians, nearest_bare, look)
                   & (texture > _texture_limit(look.bare_texture)))
+        near &= guard
         mats = np.flatnonzero(plain & near)
         if not len(mats):
             return {}
@@ -243,8 +244,65 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         level = (ref.sum(axis=-1) if ref.ndim == 2 else np.full(len(candidates), ref.sum()))
         ink_level = level[:, None] * float(cfg["empty_ink_ratio"])
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
+        if bool(cfg["mat_lamp_steps"]):
+            # a lamp's band across the surface: the cells the nearest mat cells' median refused
+            # on brightness alone, each beside a cell that passed (:func:`_lamp_steps`)
+            # (only where the light differs from the reference's by mat_lamp_off: a cell in
+            # the reference's light was judged in it already, its print by the ink test)
+            lit = medians.sum(axis=1) / np.maximum(level, 1.0)
+            off = (lit >= float(cfg["mat_lamp_off"])) | (lit <= 1 / float(cfg["mat_lamp_off"]))
+            stepped = _lamp_steps(px, medians, candidates,
+                                  plain & close.any(axis=1) & guard & smooth & off, ok)
+            like = np.where(stepped & ~ok, _like(px, medians), like)
+            ok |= stepped
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
+
+
+def _lamp_steps(px: np.ndarray, medians: np.ndarray, candidates: list[int],
+                asked: np.ndarray, sure: np.ndarray) -> np.ndarray:
+    """On a mat (or a surface calibration took for one), per candidate cell (its middle's
+    pixels and median colour; ``candidates``: the cells' indices in the area), whether it is
+    the bare surface under other light: one of the ``asked`` cells (plain, of a calibration
+    mat's hue at any brightness, not card-coloured, as smooth as the mat, and lit otherwise
+    than the reference it was held to) that the reference refused, beside (rows, columns or
+    diagonals) a cell that passed every test (``sure``) or this one in turn, its median
+    within ``empty_median_hue`` of that cell's in shares of B, G and R, its brightness from
+    ``mat_lamp_darker`` to ``mat_lamp_brighter`` times that cell's, and no more than
+    ``empty_ink_share`` of its middle darker than ``empty_ink_ratio`` of its own median (ink).
+
+    A lamp's bright band across a dark table (third art t1, d2301: the surface from 45 to 180
+    in one picture, halving from one row of cells to the next at the band's edge) puts cells
+    of one colour at brightnesses past the ratio of the mat cells nearest them, whose median
+    lies across the band; their dark mottling then reads as ink against that brighter median.
+    The cell beside is the surface under nearly the same light, and a cell that passed so is
+    that for the cells beside it in turn (the band's falloff runs over more than one cell).
+    A card's paper is brighter than the surface under the same light (``mat_lamp_brighter``
+    allows little of that), and the print, hue and texture tests stand.
+    """
+    cfg = section("grid")
+    out = np.zeros(len(px), bool)
+    if not sure.any() or not (asked & ~sure).any():
+        return out
+    hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
+    level = medians.sum(axis=1) + 1.0
+    darker, brighter = float(cfg["mat_lamp_darker"]), float(cfg["mat_lamp_brighter"])
+    limit = float(cfg["empty_median_hue"])
+    inkless = (px.sum(axis=2) < (medians.sum(axis=1) * float(cfg["empty_ink_ratio"]))
+               [:, None]).mean(axis=1) <= float(cfg["empty_ink_share"])
+    at = np.array([divmod(i, 5) for i in candidates])
+    beside = np.abs(at[:, None, :] - at[None, :, :]).max(axis=2) == 1
+    ratio = level[:, None] / level[None, :]
+    steps = beside & (ratio >= darker) & (ratio <= brighter) \
+        & (np.abs(hue[:, None, :] - hue[None, :, :]).max(axis=2) <= limit)
+    ask = asked & ~sure & inkless
+    bare = sure.copy()
+    while True:
+        new = ask & ~bare & steps[:, bare].any(axis=1)
+        if not new.any():
+            return out
+        out |= new
+        bare |= new
 
 
 def _mat_between_cards(cells: list[np.ndarray], lone: int, colour: np.ndarray
