@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -203,6 +203,22 @@ def _tried_alike(centre: np.ndarray, size: float,
                for c, a in tried)
 
 
+def _largest_over_levels(levels: Sequence[float], find: Callable[[float], np.ndarray | None],
+                         best: np.ndarray | None) -> np.ndarray | None:
+    """The largest of ``best`` and the cards ``find`` gives at each edge level, from the
+    highest, until two levels in a row give cards of one size (within 3 %)."""
+    previous = 0.0
+    for level in levels:
+        found = find(level)
+        area = 0.0 if found is None else float(cv2.contourArea(found))
+        if found is not None and (best is None or area > cv2.contourArea(best)):
+            best = found
+        if area > 0 and abs(area - previous) < 0.03 * area:
+            break
+        previous = area
+    return best
+
+
 def find_card(image: np.ndarray, aspect: float | None = None, area: float | None = None,
               accept: Callable[[np.ndarray], bool] | None = None,
               confirm: Callable[[np.ndarray], bool] | None = None) -> np.ndarray:
@@ -285,18 +301,13 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     for clipped in (False, True):
         # a card partly out of the picture touches its border like the room does: looked for
         # only when no whole card is in view
-        previous = 0.0
-        for level in levels:
+        def whole(level: float, clipped: bool = clipped) -> np.ndarray | None:
             if level not in split:
                 split[level] = _split(g8, level)
-            found = _card_at_level(split[level], cfg, clipped_shape if clipped else shape,
-                                   clipped, gradient, level, fits, partial)
-            area = 0.0 if found is None else float(cv2.contourArea(found))
-            if found is not None and (best is None or area > cv2.contourArea(best)):
-                best = found
-            if area > 0 and abs(area - previous) < 0.03 * area:
-                break
-            previous = area
+            return _card_at_level(split[level], cfg, clipped_shape if clipped else shape,
+                                  clipped, gradient, level, fits, partial)
+
+        best = _largest_over_levels(levels, whole, best)
         if best is None and not clipped and partial is not None and partial.found:
             # no card seen whole, but one seen on three sides (a hand over the fourth)
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
@@ -314,17 +325,12 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
         # First the pockets; then, where checks finer than the edges left none, the table's
         # dense edges too
         for dense in (False, True):
-            previous = 0.0
-            for level in levels:
+            def untextured(level: float, dense: bool = dense) -> np.ndarray | None:
                 bare = _untextured(split[level], cfg, dense)
-                found = _card_at_level(bare, cfg, shape, False, gradient, level, fits,
-                                       partial) if _holds_blob(bare, cfg) else None
-                area = 0.0 if found is None else float(cv2.contourArea(found))
-                if found is not None and (best is None or area > cv2.contourArea(best)):
-                    best = found
-                if area > 0 and abs(area - previous) < 0.03 * area:
-                    break
-                previous = area
+                return _card_at_level(bare, cfg, shape, False, gradient, level, fits,
+                                      partial) if _holds_blob(bare, cfg) else None
+
+            best = _largest_over_levels(levels, untextured, best)
             if best is not None:
                 break
         if best is None and partial is not None and partial.found:
