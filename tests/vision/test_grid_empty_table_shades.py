@@ -83,7 +83,11 @@ def test_bare_cells_on_the_tables_bands_read_empty(
     """Every cell reads right, none declined (on the starting main the 11 bare cells were all
     declined: each strayed from the median of its nearest patches)."""
     style, calibration = table_style
-    image, labels = _banded(config, style)
+    _reads_every_cell(calibration, *_banded(config, style))
+
+
+def _reads_every_cell(calibration: Calibration, image: np.ndarray, labels: Grid) -> None:
+    """``image``'s grid reads ``labels`` exactly, no cell declined."""
     obs, _ = reader.read_grid_region(image, calibration.grid)
     assert [list(row) for row in obs.cells] == labels
     assert min(min(row) for row in obs.confidence) > 0
