@@ -30,6 +30,7 @@ import numpy as np
 from vision.grid.geometry import SEARCH, _window
 from vision.grid.look import Grid, GridLook
 from vision.grid.pairs import _window_memo
+from vision.grid.templates import _standard
 from vision.thresholds import section
 
 
@@ -61,11 +62,6 @@ class MarksReading:
     boxes_agree: bool = True
     #: the size the card lies at, calibration's cards 1
     size: float = 1.0
-
-
-def _standard(image: np.ndarray) -> np.ndarray:
-    f = np.asarray(image, np.float32)
-    return np.asarray((f - f.mean()) / max(float(f.std()), 1.0), np.float32)
 
 
 def _way_mask(card: np.ndarray) -> np.ndarray | None:
