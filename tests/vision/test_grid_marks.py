@@ -246,7 +246,15 @@ def test_a_mean_cut_around_a_turned_card_is_turned_back() -> None:
         return float(cv2.matchTemplate(a, five, cv2.TM_CCOEFF_NORMED).max())
 
     assert fit(back) > fit(turned) + 0.3
-    assert marks._same_way(five, others) is five  # upright already: kept as it was cut
+    # upright already: kept that way up, moved onto the others (each value's cards were lined
+    # up on their own first card; a pixel off the others, the print every value shares would
+    # outweigh the marks: third art f2432)
+    kept = marks._same_way(five, others)
+    assert fit(kept) > 0.95
+    off = np.ascontiguousarray(np.roll(five, (0, 1), (0, 1)))
+    moved = marks._same_way(off, others)
+    assert float(cv2.matchTemplate(moved, five, cv2.TM_CCOEFF_NORMED)[0, 0]) > float(
+        cv2.matchTemplate(off, five, cv2.TM_CCOEFF_NORMED)[0, 0])
 
 
 def test_where_the_templates_see_the_marks_they_are_not_overruled() -> None:
@@ -264,3 +272,37 @@ def test_where_the_templates_see_the_marks_they_are_not_overruled() -> None:
     assert reading is not None and reading.value == 5
     assert judge._marked(look, window, np.full(6, 0.9), None) is None
     assert not judge._marks_doubt(look, window, 3, _close(3, 5, 0.05))
+
+
+def test_a_cards_side_is_its_edge_not_the_crisp_robot_on_it() -> None:
+    # third art f2432: a grey robot on a white card on a pale table; the robot's outline steps
+    # more than the card's edge, and the marks were taken on the robot's outline (its means a
+    # pixel apart) instead of the corner numerals: 4 grids read wrong
+    w, h = geometry._cell_size()
+    common = np.full((h, w), 222, np.float32)
+    common[4:h - 4, 3:w - 3] = 240
+    common[20:48, 14:34] = 128
+    box = marks._card_box(common)
+    # (the card's sides moved in by two pixels, within a pixel: where a step lies between two
+    # rows, either may take it; the robot's sides are rows 20 and 48, columns 14 and 34)
+    assert np.abs(np.array(box) - (6, h - 5, 5, w - 4)).max() <= 1
+
+
+def test_the_way_up_is_told_on_a_card_lying_low_in_its_crop() -> None:
+    # third art c2203: the 3s' first card lay 10 pixels low in its crop; turned about the
+    # crop's middle it lay 20 pixels off, past where it was looked for, and the way-up mask
+    # held the digit box's top and bottom (which a 3 and an E share), so the 3s' mean mixed
+    # both ways into an 8
+    w, h = geometry._cell_size()
+    crop = np.full((h, w), 200, np.float32)
+    crop[13:h, 3:w - 3] = 235  # the card, its middle at row 41 (the crop's at 32)
+    crop[29:54, 14:35] = 30  # the digit's dark box
+    crop[31:52, 30:33] = 230  # one lit segment, on the right only
+    mask = marks._way_mask(crop)
+    assert mask is not None
+    ys, xs = np.nonzero(mask)
+    # on the digit's sides (where the lit segment lies either way up), none on the box's top
+    # or bottom nor on the card's edges
+    assert (ys >= 27).all() and (ys <= 55).all()
+    assert ((xs >= 9) & (xs <= 19)).any() and ((xs >= 28) & (xs <= 38)).any()
+    assert not ((xs > 19) & (xs < 28)).any()

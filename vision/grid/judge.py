@@ -317,12 +317,22 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
             zip(to_match, all_scores if to_match else [], strict=True)):
         best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i,
                                         None if windows is None else windows[i])
-        if passes and not cut and windows is not None \
-                and _marks_doubt(look, windows[i], best, scores):
-            pass  # declined: the card's marks clearly name another value
-        elif passes and not cut:
-            readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3),
-                             windows[i]))  # type: ignore[index]
+        doubted = passes and not cut and windows is not None \
+            and _marks_doubt(look, windows[i], best, scores)
+        read_in = None if windows is None else windows[i]
+        if doubted and farther is not None and read_in is not None \
+                and _marks_on_edge(look, read_in):
+            # the card's marks name another value or cannot confirm it; where its print lies
+            # past the window's edge, they are asked again farther out (third art e2409: a 1
+            # lying off its cell, its close call confirmed there)
+            if wider is None:
+                wider = farther(scale)
+            read_in = wider[i]
+            doubted = _marks_doubt(look, read_in, best, scores)
+        if doubted:
+            pass  # declined: the card's marks name another value or cannot confirm it
+        elif passes and not cut and read_in is not None:
+            readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), read_in))
             if scores[best] < _least_fit(cfg, i in astride):
                 weak.add(i)
         elif passes or (cut and bool(edges[k][best]) and bool(cfg["own_edge_unsettled"])):
@@ -767,6 +777,14 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     return marked
 
 
+def _marks_check(look: GridLook) -> bool:
+    """Whether the card's marks check the templates' close calls (:func:`_marks_doubt`): on
+    looks whose marks lie mostly outside the templates' middle (``marks_outside_share``)."""
+    cfg = section("grid")
+    return bool(cfg["marks"]) and len(look.mark_values) > 0 \
+        and marks_outside(look) >= float(cfg["marks_outside_share"])
+
+
 def _marks_doubt(look: GridLook, window: np.ndarray, best: int, scores: np.ndarray) -> bool:
     """Whether a close call (the templates' lead under ``marks_doubt_gap``) on a card whose
     marks lie mostly outside the templates' middle (``marks_outside_share``) is read while the
@@ -777,13 +795,11 @@ def _marks_doubt(look: GridLook, window: np.ndarray, best: int, scores: np.ndarr
     of 60 grids)."""
     cfg = section("grid")
     gap = float(np.sort(scores)[-1] - np.sort(scores)[-2])
-    if gap >= float(cfg["marks_doubt_gap"]) or not len(look.mark_values):
-        return False
     # only where the values' marks lie mostly outside the templates' middle (corner numerals):
     # elsewhere the templates see the print themselves, and no close call they read on any set
     # here was wrong that the marks would have doubted (asking them cost a reading a close
     # call: the grid's median time 24 -> 41 ms on the benchmark's own art)
-    if not bool(cfg["marks"]) or marks_outside(look) < float(cfg["marks_outside_share"]):
+    if gap >= float(cfg["marks_doubt_gap"]) or not _marks_check(look):
         return False
     marked = marks_read(look, window)
     if marked is None:

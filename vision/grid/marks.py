@@ -66,23 +66,30 @@ class MarksReading:
 
 def _way_mask(card: np.ndarray) -> np.ndarray | None:
     """Where ``card`` (one cell's crop) differs from itself turned by 180 degrees, the turned copy
-    laid on it where it fits best (the card is seldom in the crop's exact middle): the print
-    that tells which way up the card lies (a seven-segment 3 against an E), not the card's
-    outline. None where nothing differs (dice pips)."""
+    laid on it where it fits best: the print that tells which way up the card lies (a
+    seven-segment 3 against an E), not the card's outline. None where nothing differs (dice
+    pips).
+
+    The turned copy is looked for up to half the crop each way: a card lying off the crop's
+    middle lies twice as far off turned (third art c2203: the 3s' first card lay 10 pixels low
+    and its turned copy, looked for 8 pixels each way, was laid on the window's corner, so the
+    mask held the horizontal segments a 3 and an E share)."""
     a = cv2.GaussianBlur(_standard(card), (0, 0), 1.0)
-    p = SEARCH + 2
-    if a.shape[0] <= 3 * p or a.shape[1] <= 3 * p:
-        return None
-    inner = np.ascontiguousarray(cv2.rotate(a, cv2.ROTATE_180)[p:-p, p:-p])
-    _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(a, inner, cv2.TM_CCOEFF_NORMED))
-    diff = np.zeros(a.shape, np.float32)
-    h, w = inner.shape
-    diff[y:y + h, x:x + w] = np.abs(a[y:y + h, x:x + w] - inner)
+    s = max(a.shape) // 2
+    wide = cv2.copyMakeBorder(cv2.rotate(a, cv2.ROTATE_180), s, s, s, s, cv2.BORDER_REPLICATE)
+    _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(wide, a, cv2.TM_CCOEFF_NORMED))
+    diff = np.abs(a - wide[y:y + a.shape[0], x:x + a.shape[1]])
     # only inside the card, away from its edge (an edge lit unevenly differs from itself
-    # turned more than a small print does)
+    # turned more than a small print does), and where the turned copy is the card, not the
+    # border it was widened by
     y0, y1, x0, x1 = _card_box(card)
     inside = np.zeros(diff.shape, bool)
     inside[y0 + 2:y1 - 2, x0 + 2:x1 - 2] = True
+    h, w = a.shape
+    inside[:max(0, s - y), :] = False
+    inside[max(0, h + s - y):, :] = False
+    inside[:, :max(0, s - x)] = False
+    inside[:, max(0, w + s - x):] = False
     diff[~inside] = 0
     if not (diff > 0).any():
         return None
@@ -112,12 +119,19 @@ def _lay(window: np.ndarray, card: np.ndarray, way: np.ndarray | None
 
 def _card_box(common: np.ndarray) -> tuple[int, int, int, int]:
     """Inside the card in ``common`` (a cell's crop of the cards averaged): its sides are the
-    strongest steps across in the outer thirds each way (a card's edge against the table is
-    the longest straight step on it), moved in by two pixels; y0, y1, x0, x1."""
+    steps across in the outer thirds each way that most of the rows (columns) share, moved in
+    by two pixels; y0, y1, x0, x1. A card's side runs along nearly all of it; a robot printed
+    on it, however crisp, along part only (third art f2432: a grey robot on a white card on a
+    pale table, whose outline stepped more than the card's edge and was taken for it)."""
     g = cv2.GaussianBlur(np.asarray(common, np.float32), (0, 0), 1.0)
-    across = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0)).sum(axis=0)
-    down = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1)).sum(axis=1)
     h, w = g.shape
+    # (the quarter of the rows stepping least: 0 for a step along less than three quarters
+    # of the card; the outer sixths left out, where a rounded corner bends the side away)
+    share = 100.0 * float(section("grid")["marks_side_share"])
+    across = np.percentile(np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0))[h // 6:h - h // 6],
+                           share, axis=0)
+    down = np.percentile(np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1))[:, w // 6:w - w // 6],
+                         share, axis=1)
     left = int(np.argmax(across[:w // 3]))
     right = 2 * w // 3 + int(np.argmax(across[2 * w // 3:]))
     top = int(np.argmax(down[:h // 3]))
@@ -127,16 +141,15 @@ def _card_box(common: np.ndarray) -> tuple[int, int, int, int]:
 
 def _same_way(mean: np.ndarray, others: np.ndarray) -> np.ndarray:
     """``mean`` or ``mean`` turned by 180 degrees, whichever fits ``others`` (the other values'
-    means averaged) better, each moved to where it fits best (a card turned about the crop's
-    middle lies elsewhere in the crop)."""
+    means averaged) better, moved to where it fits best: each value's cards were lined up on
+    their own first card, and a pixel between two values' means is enough for the robot they
+    share to outweigh the numerals that tell them apart (third art f2432)."""
     best: tuple[float, np.ndarray] | None = None
     s = 2 * SEARCH + 4  # (a card lying SEARCH off the crop's middle lies twice that off turned)
     for candidate in (mean, cv2.rotate(mean, cv2.ROTATE_180)):
         wide = cv2.copyMakeBorder(candidate, s, s, s, s, cv2.BORDER_REPLICATE)
         _, fit, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(wide, others, cv2.TM_CCOEFF_NORMED))
         moved = np.ascontiguousarray(wide[y:y + mean.shape[0], x:x + mean.shape[1]])
-        if candidate is mean:
-            moved = mean  # (as it was cut: moved only when turned)
         if best is None or fit > best[0] + 1e-3:
             best = (float(fit), moved)
     assert best is not None
@@ -204,8 +217,10 @@ def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
         return None
     largest = int(stats[1:, cv2.CC_STAT_AREA].max())
     pad = int(cfg["marks_box_pad"])
-    h, w = mask.shape
-    boxes = [(max(0, y - pad), min(h, y + bh + pad), max(0, x - pad), min(w, x + bw + pad))
+    # (each box kept on the card: a box reaching over its edge compares where the card's edge
+    # and the table lie, which move from card to card; third art e2409's lower corner box
+    # fitted the right value 0.83-0.84 that way)
+    boxes = [(max(y0, y - pad), min(y1, y + bh + pad), max(x0, x - pad), min(x1, x + bw + pad))
              for x, y, bw, bh, area in stats[1:]
              if area >= float(cfg["marks_box_share"]) * largest]
     return Marks(np.stack([np.clip(m, 0, 255).astype(np.uint8) for m in means.values()]),
@@ -284,12 +299,14 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
     _, common, mask, boxes = _at_size(look, size)
     parts = _parts(look, size)
     # per value: the least difference either way up, with that way's fit, edge, worst box and
-    # each box's own difference
-    best: dict[int, tuple[float, float, bool, float, list[float]]] = {}
-    for candidate in ways:
+    # each box's own difference; and per way, every value's boxes' differences and fits
+    best: dict[int, tuple[float, float, bool, float, int]] = {}
+    per_way: list[dict[int, tuple[list[float], list[float]]]] = []
+    for way, candidate in enumerate(ways):
         res = cv2.matchTemplate(candidate, common, cv2.TM_CCOEFF_NORMED)
         _, fit, _, (x, y) = cv2.minMaxLoc(res)
         edge = x in (0, res.shape[1] - 1) or y in (0, res.shape[0] - 1)
+        per_way.append({})
         for value, value_parts in zip(look.mark_values.tolist(), parts, strict=True):
             errors, fits = [], []
             for (y0, y1, x0, x1), (part, levels) in zip(boxes, value_parts, strict=True):
@@ -308,14 +325,21 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
                 fits.append(float(box_fit))
             if not errors:
                 return None
+            per_way[way][value] = (errors, fits)
             error = float(np.mean(errors))
             if value not in best or error < best[value][0]:
-                best[value] = (error, float(fit), edge, min(fits), errors)
+                best[value] = (error, float(fit), edge, min(fits), way)
     ranked = sorted(best, key=lambda v: best[v][0])
     first, second = best[ranked[0]][0], best[ranked[1]][0]
-    _, fit, edge, box_fit, _ = best[ranked[0]]
-    agree = all(min(best, key=lambda v: best[v][4][b]) == ranked[0]
-                for b in range(len(best[ranked[0]][4])))
+    _, fit, edge, box_fit, way = best[ranked[0]]
+    # every box alone names the value read, the card laid the way it was read: by how little
+    # its marks differ and by how well its print fits (a sparse mark fits inside a fuller
+    # one: third art d2302, a 4 whose lower corner was blurred in its mean read as 1, the 1's
+    # boxes differing least and fitting 0.85, the 4's upper box fitting 0.92)
+    laid = per_way[way]
+    agree = all(min(laid, key=lambda v: laid[v][0][b]) == ranked[0]
+                and max(laid, key=lambda v: laid[v][1][b]) == ranked[0]
+                for b in range(len(laid[ranked[0]][0])))
     return MarksReading(int(ranked[0]), (second - first) / max(first + second, 1e-6), fit, edge,
                         box_fit, agree, size)
 
