@@ -250,3 +250,32 @@ def test_own_art_9723_g002_its_close_calls_are_scored_the_way_the_cards_lie(
         for c in range(5):
             if seen.confidence[r][c] > 0:
                 assert seen.cells[r][c] == picture.grid[r][c]
+
+
+def test_how_far_calibrations_own_values_fell_behind_is_learnt() -> None:
+    # each picture's cards read with templates learnt without it: these cards' own values
+    # always fit best, so no close call is declined for a third value on their look
+    greys, grids = _pictures(np.random.default_rng(12))
+    floor, miss = pairs.learn_left_out(greys, grids)
+    assert miss == 0.0
+    assert np.array_equal(np.isnan(floor), np.isnan(grid.learn_pair_floor(greys, grids)))
+
+
+def test_a_close_call_with_a_third_value_as_near_as_calibration_missed_is_declined() -> None:
+    # blind third art g2448 (seven-segment digits on cards lying a fifth of a cell off): a 5
+    # read as 3 over 1 at 0.02, the 5 itself 0.15 behind; its calibration cards' own values
+    # fell up to 0.24 behind the best two
+    scores = np.array([0.836, 0.894, -1.0, 0.915, 0.714, 0.763])
+    order = np.argsort(scores)[::-1]
+    assert judge._missed_third(grid.GridLook(template_miss=0.24), scores, order)
+    # the third 0.08 behind: further than this look's calibration ever fell
+    assert not judge._missed_third(grid.GridLook(template_miss=0.05), scores, order)
+    assert not judge._missed_third(grid.GridLook(), scores, order)  # (none learnt)
+
+
+def test_the_templates_miss_survives_the_calibration_file(pip_look: grid.GridLook) -> None:
+    look = dataclasses.replace(pip_look, template_miss=0.24)
+    data = json.loads(json.dumps(look.to_json()))
+    assert grid.GridLook.from_json(data).template_miss == 0.24
+    del data["template_miss"]  # stored before it was learnt: none
+    assert grid.GridLook.from_json(data).template_miss == 0.0

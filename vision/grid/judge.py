@@ -253,6 +253,15 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # settled have them 0.133 and more apart)
         if (paired or agreed) and not alone and _all_alike(scores):
             paired = agreed = False
+        # ... and on a look whose calibration cards' own value's templates fell behind the best
+        # two (``look.template_miss``), a close call between the best two is declined while a
+        # third value fits within that of the best: the card may be that third, which neither
+        # the pairwise step nor the nearest card weighs (blind third art g2448, seven-segment
+        # digits on cards lying a fifth of a cell off: a 5 and a 4 read as 3 over 1 at
+        # 0.02-0.04, their own values 0.15 and 0.21 behind; its calibration cards fell up to
+        # 0.24 behind, the family's never)
+        if (paired or agreed) and not alone and _missed_third(look, scores, order):
+            paired = agreed = False
         # another value fitting best on the window's edge may lie farther out than the window
         # reaches (a card far off its cell, its print cut): its score says too little, and a
         # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
@@ -775,6 +784,16 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     if coloured is not None and coloured != marked.value:
         return None
     return marked
+
+
+def _missed_third(look: GridLook, scores: np.ndarray, order: np.ndarray) -> bool:
+    """Whether a value behind the best two fits within ``look.template_miss`` of the best, on a
+    look whose close calls the marks do not check (:func:`_marks_check`): calibration saw
+    cards whose own value fell that far behind the best two."""
+    miss = float(look.template_miss)
+    if miss <= 0.0 or len(order) < 3 or _marks_check(look):
+        return False
+    return float(scores[order[0]] - scores[order[2]]) < miss
 
 
 def _marks_check(look: GridLook) -> bool:

@@ -18,7 +18,7 @@ from vision.grid.features import _distances, area_features
 from vision.grid.geometry import _cell_size
 from vision.grid.look import EMPTY, Grid, GridLook
 from vision.grid.marks import learn_mark_floor, learn_marks
-from vision.grid.pairs import learn_pair_floor, learn_print_offsets
+from vision.grid.pairs import learn_left_out, learn_print_offsets
 from vision.grid.reader import _cells_and_table
 from vision.grid.registration import register
 from vision.grid.templates import learn_templates
@@ -244,11 +244,12 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     del mins
     bare_mode, bare, texture = learn_bare(empties, tables)
     value_colours, value_spread = learn_value_colours(cells_by_image, grids)
-    pair_floor = learn_pair_floor(by_greys, by_grids)
+    pair_floor, template_miss = learn_left_out(by_greys, by_grids)
     print_offsets = learn_print_offsets(templates, values, by_greys, by_grids)
     look = GridLook((ax, ay), feats, classes, spread * float(cfg["max_distance_factor"]),
                     templates, values, masks, bare_mode, bare, texture, value_colours,
                     value_spread, pair_floor, print_offsets, mode)
+    look.template_miss = template_miss
     marks = learn_marks(by_greys, by_grids)
     if marks is not None:
         look.mark_means, look.mark_values = marks.means, marks.values

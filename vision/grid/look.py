@@ -63,6 +63,11 @@ class GridLook:
     #: the most a wrong value's marks led on calibration's own cards, each picture left out
     #: (NaN: not measured, no marks reading)
     mark_floor: float = float("nan")
+    #: how far behind the best value's templates a calibration card's own value's fitted, the
+    #: most, when it was not even among the best two (each picture's cards read with templates
+    #: learnt without it; 0 where fewer than ``template_miss_cards`` cards were): on such a
+    #: look a close call between the best two may be neither (see ``judge._missed_third``)
+    template_miss: float = 0.0
 
     @property
     def learnt(self) -> bool:
@@ -92,7 +97,8 @@ class GridLook:
                 "mark_values": self.mark_values.tolist(),
                 "mark_boxes": self.mark_boxes.tolist(),
                 "mark_mask": base64.b64encode(self.mark_mask.tobytes()).decode("ascii"),
-                "mark_floor": None if np.isnan(self.mark_floor) else float(self.mark_floor)}
+                "mark_floor": None if np.isnan(self.mark_floor) else float(self.mark_floor),
+                "template_miss": self.template_miss}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -125,7 +131,9 @@ class GridLook:
                    # stored before the grey was chosen: the usual grey
                    str(data.get("print_grey", "grey")),
                    # stored before value marks were learnt: no marks reading
-                   *_marks_from_json(data))
+                   *_marks_from_json(data),
+                   # stored before the templates' misses were learnt: none
+                   float(data.get("template_miss", 0.0)))
 
 
 def _marks_from_json(data: dict[str, Any]

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.grid.geometry import SEARCH, _window
 from vision.grid.look import Grid, GridLook
-from vision.grid.templates import _standard, learn_templates
+from vision.grid.templates import _standard, learn_templates, match_values
 from vision.thresholds import section
 
 
@@ -306,9 +306,17 @@ def learn_pair_floor(greys: list[np.ndarray], grids: list[Grid]) -> np.ndarray:
     cards of value ``b``, each scored against templates learnt from the other pictures (left
     one picture out: its own card in the mean would make it look surer than a new card). NaN
     where fewer than ``pair_min_cards`` cards of ``a`` or ``b`` were seen."""
+    return learn_left_out(greys, grids)[0]
+
+
+def learn_left_out(greys: list[np.ndarray], grids: list[Grid]) -> tuple[np.ndarray, float]:
+    """What the calibration cards say of the templates, each card read with templates learnt
+    from the other pictures: :func:`learn_pair_floor`'s floor, and how far behind the best
+    value's templates a card's own value's fitted when it was not even among the best two, the
+    most (0 where fewer than ``template_miss_cards`` cards were: see ``GridLook.template_miss``)."""
     floor = np.full((6, 6), np.nan, np.float32)
     if len(greys) < 2:
-        return floor
+        return floor, 0.0
     counts = np.zeros(6, np.int64)
     for g in grids:
         for row in g:
@@ -317,6 +325,7 @@ def learn_pair_floor(greys: list[np.ndarray], grids: list[Grid]) -> np.ndarray:
                     counts[int(v)] += 1
     seen = np.zeros((6, 6), np.int64)
     worst = np.full((6, 6), -np.inf)
+    missed: list[float] = []
     for i in range(len(greys)):
         rest_greys, rest_grids = greys[:i] + greys[i + 1:], grids[:i] + grids[i + 1:]
         templates, values, masks = learn_templates(rest_greys, rest_grids)
@@ -336,7 +345,11 @@ def learn_pair_floor(greys: list[np.ndarray], grids: list[Grid]) -> np.ndarray:
                     if np.isfinite(s):
                         worst[a, int(v)] = max(worst[a, int(v)], s)
                         seen[a, int(v)] += 1
+                scores = match_values(left_out, window)
+                if scores[int(v)] > -1.0 and (scores > scores[int(v)]).sum() >= 2:
+                    missed.append(float(scores.max() - scores[int(v)]))
     least = int(section("grid")["pair_min_cards"])
     enough = (counts[:, None] >= least) & (counts[None, :] >= least) & (seen > 0)
     floor[enough] = worst[enough]
-    return floor
+    miss = max(missed) if len(missed) >= int(section("grid")["template_miss_cards"]) else 0.0
+    return floor, miss
