@@ -83,6 +83,8 @@ def test_calibration_learns_cards_on_dark_paper(config: Config) -> None:
                           (("yellow", "blue", "green"), False)]:
         reading = order.read_order(_picture(robot, turned, 9), look).reading
         assert reading.robot == "-".join(robot)
+    # the calibration is saved and loaded with its paper
+    assert order.OrderLook.from_json(look.to_json()).dark_paper
 
 
 def test_a_boards_lanes_in_a_dark_frame_are_not_read(config: Config) -> None:
