@@ -8,18 +8,24 @@ down was not turned round (only cards showing paper are), its legs' colours were
 head's, the learnt yellow lay nearest the boards' green, and calibration declined all the cards
 (g2448: 0 of 20 read). When pale paper teaches nothing, calibration looks for the cards again
 with grey paper taken for theirs (``OrderLook.dark_paper``), and the reader asks for that paper.
+For such cards, where no card is found, blobs are also searched unopened (``find_card(thin)``):
+a dark thumb over a dark card's thin pale rim (e2408).
 """
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.config import Config
 from tests.vision.test_order_calibration_held_turned import BGR, ROBOTS, TURNED
 from tests.vision.test_order_calibration_label import _model
+from tests.vision.thirdart.scenes import order_shot
+from tests.vision.thirdart.style import make_style
 from vision import order
 from vision.errors import NoCardFound
+from vision.thresholds import section
 
 TABLE = (38, 34, 32)  # dark glass
 PAPER = (62, 58, 58)  # dark grey
@@ -102,3 +108,24 @@ def test_cards_on_white_paper_learn_as_before(config: Config) -> None:
     from tests.vision.test_order_calibration_held_turned import _examples as white
     look = order.learn(white(), _model(config))
     assert look.learnt and not look.dark_paper
+
+
+
+def test_a_dark_card_under_a_dark_thumb_is_found_unopened() -> None:
+    # third art e2408's style (a dark card with a pale rim on wood, a dark hand): the thumb over
+    # the rim shows no edge against the paper, the paper inside is joined to the hand, and the
+    # thin rim is opened away with the fingers; searched unopened (``thin``), the card is found
+    style = make_style(2408)
+    image = order_shot(style, np.random.default_rng(0), False, ("red", "green", "blue")).image
+    aspect, area = 1.43, 0.05  # e2408's calibration cards' shape and least share (about)
+    with pytest.raises(NoCardFound):
+        order.find_card(image, aspect, area)
+    found = order.find_card(image, aspect, area, thin=True)
+    tolerance = float(section("order")["aspect_tolerance"])
+    assert aspect * (1 - tolerance) <= order.card_aspect(found) <= aspect * (1 + tolerance)
+    h, w = image.shape[:2]
+    assert float(cv2.contourArea(found)) >= 0.08 * h * w  # the whole card, not the robot
+    # the card's dark paper round the robot
+    card = order.warp_card(image, found)
+    assert order.paper_shown(card, order.default_masks(), dark=True) >= \
+        float(section("order")["calibration_min_paper"])
