@@ -77,6 +77,9 @@ class OrderLook:
     #: they read a card held turned, or a board's lanes, with full confidence (other art 12156,
     #: blue-green-red held turned read red-green-blue at 1.0)
     declines: bool = False
+    #: the user's cards are printed on dark paper (dark grey, navy): their paper is what
+    #: :func:`paper_shown` counts with ``dark`` (learnt only where pale paper taught nothing)
+    dark_paper: bool = False
 
     @classmethod
     def default(cls, model: ColourModel) -> OrderLook:
@@ -102,7 +105,7 @@ class OrderLook:
                 "colour_outside": None if self.colour_outside is None else
                 round(self.colour_outside, 4),
                 "paper_share": None if self.paper_share is None else round(self.paper_share, 4),
-                "declines": self.declines}
+                "declines": self.declines, "dark_paper": self.dark_paper}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> OrderLook:
@@ -122,7 +125,8 @@ class OrderLook:
                    None if margin is None else float(margin),
                    None if area is None else float(area), None if like is None else float(like),
                    None if outside is None else float(outside),
-                   None if paper is None else float(paper), bool(data.get("declines", False)))
+                   None if paper is None else float(paper), bool(data.get("declines", False)),
+                   bool(data.get("dark_paper", False)))
 
 
 def _sketch_shape() -> tuple[int, int]:
@@ -221,7 +225,8 @@ def _largest_over_levels(levels: Sequence[float], find: Callable[[float], np.nda
 
 def find_card(image: np.ndarray, aspect: float | None = None, area: float | None = None,
               accept: Callable[[np.ndarray], bool] | None = None,
-              confirm: Callable[[np.ndarray], bool] | None = None) -> np.ndarray:
+              confirm: Callable[[np.ndarray], bool] | None = None,
+              thin: bool = False) -> np.ndarray:
     """The card's corners in image pixels (4x2, top-left first, clockwise), upright.
 
     ``aspect`` is the user's cards' shape learnt in calibration; without it any card-like shape
@@ -232,7 +237,8 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     board, a face-down card) is passed over and the search goes on as if it were not there.
     ``confirm`` judges, more strictly, an outline one side of which is placed from ``aspect``
     (no edge shows it: a hand over it); without it (or ``aspect``) such outlines are not
-    looked for."""
+    looked for. ``thin`` (the user's cards are on dark paper, :attr:`OrderLook.dark_paper`):
+    where no card is found, blobs are searched again without opening away what is thin."""
     cfg = section("order")
     if area is not None:
         cfg = {**cfg, "min_area": min(float(cfg["min_area"]), float(cfg["area_fraction"]) * area)}
@@ -333,6 +339,27 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             best = _largest_over_levels(levels, untextured, best)
             if best is not None:
                 break
+        if best is None and partial is not None and partial.found:
+            best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
+    if best is None and thin:
+        # a card on dark paper held by a dark thumb: the thumb over the card's edge shows no
+        # edge against the paper, so the paper inside the card's rim is joined through the
+        # thumb to the hand and the border, and the rim, a line thinner than a finger, is
+        # opened away with the fingers; what is left (the robot) is no card (third art e2408:
+        # 13 of 20 cards not found). Where no card was found, the blobs are searched again
+        # unopened, at the highest ``thin_levels`` levels: the rim's straight sides are then
+        # found among the blob's edges as a card's are, and judged by their print as before
+        unopened_cfg = {**cfg, "open_fraction": 0.0}
+
+        def unopened(level: float) -> np.ndarray | None:
+            if level not in split:
+                split[level] = _split(g8, level)
+            one = _Split(split[level].regions, split[level].stats, split[level].contact,
+                         split[level].fg)
+            return _card_at_level(one, unopened_cfg, shape, False, gradient, level, fits,
+                                  partial)
+
+        best = _largest_over_levels(levels[:int(cfg["thin_levels"])], unopened, best)
         if best is None and partial is not None and partial.found:
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
     if best is None:
@@ -1497,7 +1524,7 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     with their print. Raises :class:`NoCardFound`."""
     judges = outline_judges(image, look)
     accept, confirm = (None, None) if judges is None else judges
-    quad = find_card(image, look.aspect, look.area, accept, confirm)
+    quad = find_card(image, look.aspect, look.area, accept, confirm, look.dark_paper)
     if look.sketch is None:
         return quad
     # a larger move is taken only when the print then matches as closely as an outline lined
@@ -1522,7 +1549,8 @@ def read_order_region(image: np.ndarray, look: OrderLook) -> tuple[OrderObservat
         # lanes, a card of another game), or a hand over it
         reading = RobotReading(None, 0.0, reading.parts)
     if reading.robot is not None and look.paper_share is not None and \
-            paper_shown(card, look.masks) < float(section("order")["paper_fraction"]) * \
+            paper_shown(card, look.masks, look.dark_paper) < \
+            float(section("order")["paper_fraction"]) * \
             look.paper_share:
         # no paper round the robot: a board's lanes (and its frame) taken for a held card
         reading = RobotReading(None, 0.0, reading.parts)
@@ -1547,7 +1575,8 @@ def paper_round(image: np.ndarray, quad: np.ndarray, look: OrderLook) -> bool:
             look.colour_outside + float(cfg["paper_margin"]):
         return False
     return look.paper_share is None or \
-        paper_shown(card, look.masks) >= float(cfg["paper_fraction"]) * look.paper_share
+        paper_shown(card, look.masks, look.dark_paper) >= \
+        float(cfg["paper_fraction"]) * look.paper_share
 
 
 def colour_outside(cls: np.ndarray, masks: np.ndarray) -> float:
@@ -1556,16 +1585,26 @@ def colour_outside(cls: np.ndarray, masks: np.ndarray) -> float:
     return float((cls[outside] >= 0).mean()) if outside.any() else 0.0
 
 
-def paper_shown(card: np.ndarray, masks: np.ndarray) -> float:
+def paper_shown(card: np.ndarray, masks: np.ndarray, dark: bool = False) -> float:
     """The share of a canonical card's pixels outside the part places that show paper: white
     on the card white-balanced on its own paper (:func:`warp_card`), so a tinted paper or a
-    shadow still counts, and the lanes of a board (saturated colours, a dark frame) do not."""
+    shadow still counts, and the lanes of a board (saturated colours, a dark frame) do not.
+
+    With ``dark`` (the user's cards are printed on dark paper, :attr:`OrderLook.dark_paper`),
+    paper is grey instead: channels within ``paper_chroma`` of each other, the brightest under
+    ``paper_white``. Balanced on what is brightest near it (a part's colour, the card's pale
+    rim), a dark grey paper lies at about 0.3-0.4 (third art g2448) and never passes as white;
+    a board's lanes are still saturated, and its pale margin is no longer paper either."""
     outside = ~masks.any(axis=0)
     if not outside.any():
         return 1.0
     cfg = section("order")
     low, high = card.min(axis=2), card.max(axis=2)
-    paper = (low >= float(cfg["paper_white"])) & (high - low <= float(cfg["paper_chroma"]))
+    grey = high - low <= float(cfg["paper_chroma"])
+    if dark:
+        paper = grey & (high < float(cfg["paper_white"]))
+    else:
+        paper = grey & (low >= float(cfg["paper_white"]))
     return float(paper[outside].mean())
 
 
@@ -1576,15 +1615,39 @@ def read_order(image: np.ndarray, look: OrderLook) -> OrderObservation:
 
 def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> OrderLook:
     """Learn the card's part colours and where each part is printed from (image, robot) pairs."""
+    look, used = _learn_papered(examples, fallback, False)
+    if used >= int(section("order")["calibration_least_cards"]):
+        return look
+    # cards printed on dark paper (dark grey, navy) show no white round the robot: every
+    # calibration card failed the paper test, so a card held upside down was not turned round
+    # (only cards showing paper are) and its legs' colours were learnt as its head's (third art
+    # g2448: the learnt yellow lay nearest the boards' green, and all 20 order cards were
+    # declined), and a pale board beside the card, showing paper, was taken for it (d2304). The
+    # cards are then looked for again with grey paper taken for theirs (:func:`paper_shown`
+    # with ``dark``), and that is kept when it learns from more cards. Whatever pale paper
+    # taught (two cards or more) stays as it was
+    dark, more = _learn_papered(examples, fallback, True)
+    return dark if dark.learnt and more > used else look
+
+
+def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel,
+                   dark: bool) -> tuple[OrderLook, int]:
+    """The look learnt from the calibration pictures' cards, their paper pale or (``dark``)
+    dark, and how many cards it was learnt from. With ``dark``, the largest outlines are
+    learnt from only when at least ``calibration_min_papered`` of them show dark paper (the
+    user's cards are so printed: outlines showing no paper of either kind teach nothing new)."""
     found: list[tuple[np.ndarray, bool] | None] = []
     for image, robot in examples:
         try:
-            found.append(_calibration_card(image, robot, fallback))
+            found.append(_calibration_card(image, robot, fallback, dark))
         except NoCardFound:
             found.append(None)
-    look, used = _learn_from(examples, found, fallback)
+    look, used = OrderLook.unlearnt(fallback), 0
+    if not dark or sum(1 for f in found if f is not None and f[1]) >= \
+            int(section("order")["calibration_min_papered"]):
+        look, used = _learn_from(examples, found, fallback, dark)
     if used >= int(section("order")["calibration_least_cards"]):
-        return look
+        return look, used
     # the largest outline of each picture taught nothing (no part place agreed, the outlines
     # unlike each other, a look misreading its own cards) or one card alone: where boards lie
     # beside cards held farther away, the boards or some of their lanes are the largest
@@ -1593,19 +1656,20 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     # colours the labels have, the cards 0.025 and 0.038 of the picture). The calibration
     # cards are then looked for among every outline that may be one, as the outlines whose
     # prints are most alike; what was learnt first stays unless that learns from more cards
-    alike = _alike_outlines(examples, fallback)
+    alike = _alike_outlines(examples, fallback, dark)
     if alike is None:
-        return look
-    second, more = _learn_from(examples, alike, fallback)
-    return second if second.learnt and more > used else look
+        return look, used
+    second, more = _learn_from(examples, alike, fallback, dark)
+    return (second, more) if second.learnt and more > used else (look, used)
 
 
 def _learn_from(examples: list[tuple[np.ndarray, str]],
                 found: list[tuple[np.ndarray, bool] | None],
-                fallback: ColourModel) -> tuple[OrderLook, int]:
+                fallback: ColourModel, dark: bool = False) -> tuple[OrderLook, int]:
     """The look learnt from each calibration picture's card outline (``found``: the outline and
     whether it shows paper round the robot, None where none was found), and how many cards it
-    was learnt from (0 when it learnt nothing)."""
+    was learnt from (0 when it learnt nothing). With ``dark`` the cards' paper is dark
+    (:func:`paper_shown`), and the look learnt says so."""
     cfg = section("order")
     names = fallback.names
     found = _held_turned(examples, found, fallback)
@@ -1702,14 +1766,14 @@ def _learn_from(examples: list[tuple[np.ndarray, str]],
         # learnt from them is kept (other art 16016 read two cards wrong with a board's)
         return OrderLook.unlearnt(fallback), 0
     # 3. how clearly the part shapes tell the card's top from its bottom
-    look = OrderLook(model, masks, True, aspect, area=min(areas))
+    look = OrderLook(model, masks, True, aspect, area=min(areas), dark_paper=dark)
     # the medians: a calibration card whose outline was found on a board's lanes (it passed the
     # likeness check) shows part colours all round and no paper, and the largest colour share
     # or the least paper share would then let such outlines through (other art 11801: 0.70 of
     # one calibration outline showed part colours, the cards' 0.01 to 0.07)
     look.colour_outside = float(np.median([colour_outside(classes(card, look), masks)
                                            for card in cards]))
-    look.paper_share = float(np.median([paper_shown(card, masks) for card in cards]))
+    look.paper_share = float(np.median([paper_shown(card, masks, dark) for card in cards]))
     look.turn_margin = turn_margin([turn_evidence(classes(card, look), masks) for card in cards])
     _learn_sketch(look, plain, cfg)
     if _misreads_own_cards(look, examples):
@@ -1806,7 +1870,8 @@ def _misreads_own_cards(look: OrderLook, examples: list[tuple[np.ndarray, str]])
 
 
 def _calibration_card(image: np.ndarray, robot: str | None = None,
-                      model: ColourModel | None = None) -> tuple[np.ndarray, bool]:
+                      model: ColourModel | None = None,
+                      dark: bool = False) -> tuple[np.ndarray, bool]:
     """A calibration picture's card, and whether it shows paper round the robot.
 
     The card is the largest card-shaped outline (:func:`find_card`). With the labelled
@@ -1835,7 +1900,9 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
 
     (The card is not looked for past lanes that show no colour foreign to the label: on other
     art 11515 the card so found, held half under a hand, moved the learnt way-up evidence under
-    its floor, 0.149 against 0.15, and 16 of 20 order cards were declined.)"""
+    its floor, 0.149 against 0.15, and 16 of 20 order cards were declined.)
+
+    With ``dark`` the paper asked for is dark paper's (:func:`paper_shown`)."""
     cfg = section("order")
     least = float(cfg["calibration_min_paper"])
     quad = find_card(image)
@@ -1854,21 +1921,22 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
         def a_card(outline: np.ndarray) -> bool:
             share, coloured = other_colour(outline)
             return share < most and coloured >= int(cfg["min_mask_pixels"]) and \
-                paper_shown(warp_card(image, outline), default_masks()) >= least
+                paper_shown(warp_card(image, outline), default_masks(), dark) >= least
 
         if other_colour(quad)[0] >= most:
             with contextlib.suppress(NoCardFound):  # no such outline: the largest, as before
                 quad = find_card(image, accept=a_card)
-    return quad, paper_shown(warp_card(image, quad), default_masks()) >= least
+    return quad, paper_shown(warp_card(image, quad), default_masks(), dark) >= least
 
 
-def _card_outlines(image: np.ndarray, robot: str, model: ColourModel) -> list[np.ndarray]:
+def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
+                   dark: bool = False) -> list[np.ndarray]:
     """Every outline in a calibration picture that may be its card, largest first: card-shaped
     (:func:`find_card`) down to ``calibration_least_area`` of the picture, showing paper round
     the robot (``calibration_min_paper``), some part colour and, where the boards' background
     was learnt, less than ``calibration_other_colour`` of the colours the labelled robot lacks.
     Nearly the same outline found at several edge levels is kept once (the largest), and at most
-    ``calibration_outlines`` are kept."""
+    ``calibration_outlines`` are kept. With ``dark`` the paper asked for is dark paper's."""
     cfg = section("order")
     seen: list[np.ndarray] = []
 
@@ -1895,7 +1963,7 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel) -> list[np
         card = warp_card(image, outline)
         cls = classes(card, plain_look)
         if int((cls >= 0).sum()) < int(cfg["min_mask_pixels"]) or \
-                paper_shown(card, default_masks()) < float(cfg["calibration_min_paper"]) or \
+                paper_shown(card, default_masks(), dark) < float(cfg["calibration_min_paper"]) or \
                 (judge_colours and
                  float(np.isin(cls, foreign).mean()) >= float(cfg["calibration_other_colour"])):
             continue
@@ -1905,8 +1973,8 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel) -> list[np
     return kept
 
 
-def _alike_outlines(examples: list[tuple[np.ndarray, str]],
-                    model: ColourModel) -> list[tuple[np.ndarray, bool] | None] | None:
+def _alike_outlines(examples: list[tuple[np.ndarray, str]], model: ColourModel,
+                    dark: bool = False) -> list[tuple[np.ndarray, bool] | None] | None:
     """One outline a calibration picture (None where it has none that may be its card, see
     :func:`_card_outlines`): those whose prints are most like each other's. The user's cards are
     printed alike, so the outlines on them are alike too, while a board's lanes or a hand are
@@ -1914,7 +1982,7 @@ def _alike_outlines(examples: list[tuple[np.ndarray, str]],
     0.41 like the cards). Each outline in turn is taken with the outline most like it in every
     other picture, and the set whose prints are most alike in all (the sum of their likenesses
     pair by pair) is chosen. None when fewer than two pictures show such an outline."""
-    outlines = [_card_outlines(image, robot, model) for image, robot in examples]
+    outlines = [_card_outlines(image, robot, model, dark) for image, robot in examples]
     drawn = [[sketch(plain_card(image, q)) for q in qs]
              for (image, _), qs in zip(examples, outlines, strict=True)]
     shown = [i for i, qs in enumerate(outlines) if qs]

@@ -102,7 +102,7 @@ def test_a_calibration_card_found_on_a_boards_lanes_does_not_lower_the_bar(
     given = [0.66, 0.11, 0.64, 0.68]
     seen: list[float] = []
 
-    def shown(_card: np.ndarray, _masks: np.ndarray) -> float:
+    def shown(_card: np.ndarray, _masks: np.ndarray, _dark: bool = False) -> float:
         seen.append(given[len(seen) % len(given)])
         return seen[-1]
 
