@@ -14,6 +14,8 @@ such cards taught) makes calibration decline the cards rather than read them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
@@ -31,14 +33,16 @@ ROBOTS = [("red", "green", "blue"), ("green", "blue", "yellow"),
 TURNED = (False, True, False, True)  # as in t3: the second and the fourth held upside down
 
 
-def _card(robot: tuple[str, str, str]) -> np.ndarray:
-    """A robot card upright: a dark rim, pale paper, a title and a number, a head with an
-    antenna, a torso, two legs."""
-    card = np.full((270, 200, 3), (40, 60, 40), np.float64)
-    card[8:262, 8:192] = (225, 235, 238)
-    card[18:28, 24:90] = (60, 60, 60)  # the title
-    card[18:28, 150:176] = (60, 60, 60)  # the number
-    card[34:44, 98:102] = (90, 90, 90)  # the antenna
+def _card(robot: tuple[str, str, str], rim: tuple[int, int, int] = (40, 60, 40),
+          paper: tuple[int, int, int] = (225, 235, 238), ink: tuple[int, int, int] = (60, 60, 60),
+          antenna: tuple[int, int, int] = (90, 90, 90)) -> np.ndarray:
+    """A robot card upright: a rim, paper (a dark rim and pale paper unless told), a title and
+    a number, a head with an antenna, a torso, two legs and grey feet."""
+    card = np.full((270, 200, 3), rim, np.float64)
+    card[8:262, 8:192] = paper
+    card[18:28, 24:90] = ink  # the title
+    card[18:28, 150:176] = ink  # the number
+    card[34:44, 98:102] = antenna
     card[44:96, 65:135] = BGR[robot[0]]
     card[104:170, 50:150] = BGR[robot[1]]
     card[178:238, 62:92] = BGR[robot[2]]
@@ -48,17 +52,21 @@ def _card(robot: tuple[str, str, str]) -> np.ndarray:
     return card
 
 
-def _picture(robot: tuple[str, str, str], turned: bool, seed: int) -> np.ndarray:
-    """A wooden table, the card held on it, upright or upside down."""
-    image = np.full((720, 1280, 3), (70, 110, 150), np.float64)
-    card = _card(robot)
-    image[220:490, 560:760] = card[::-1, ::-1] if turned else card
+def _picture(robot: tuple[str, str, str], turned: bool, seed: int,
+             table: tuple[int, int, int] = (70, 110, 150),
+             card: Callable[[tuple[str, str, str]], np.ndarray] = _card) -> np.ndarray:
+    """A table (wood unless told), the card held on it, upright or upside down."""
+    image = np.full((720, 1280, 3), table, np.float64)
+    drawn = card(robot)
+    image[220:490, 560:760] = drawn[::-1, ::-1] if turned else drawn
     image += np.random.default_rng(seed).normal(0, 3, image.shape)
     return cv2.GaussianBlur(np.clip(image, 0, 255).astype(np.uint8), (3, 3), 0)
 
 
-def _examples() -> list[tuple[np.ndarray, str]]:
-    return [(_picture(robot, turned, seed), "-".join(robot))
+def _examples(picture: Callable[[tuple[str, str, str], bool, int], np.ndarray] = _picture
+              ) -> list[tuple[np.ndarray, str]]:
+    """The four calibration pictures, the second and the fourth card held upside down."""
+    return [(picture(robot, turned, seed), "-".join(robot))
             for seed, (robot, turned) in enumerate(zip(ROBOTS, TURNED, strict=True))]
 
 

@@ -19,7 +19,10 @@ import numpy as np
 import pytest
 
 from companion.config import Config
-from tests.vision.test_order_calibration_held_turned import BGR, ROBOTS, TURNED
+from tests.vision.test_order_calibration_held_turned import BGR, ROBOTS
+from tests.vision.test_order_calibration_held_turned import _card as _robot_card
+from tests.vision.test_order_calibration_held_turned import _examples as _held_examples
+from tests.vision.test_order_calibration_held_turned import _picture as _held_picture
 from tests.vision.test_order_calibration_label import _model
 from tests.vision.thirdart.scenes import order_shot
 from tests.vision.thirdart.style import make_style
@@ -34,41 +37,28 @@ PAPER = (62, 58, 58)  # dark grey
 def _card(robot: tuple[str, str, str]) -> np.ndarray:
     """A robot card upright: a pale grey rim, dark grey paper, a pale title and number, a head
     with an antenna, a torso, two legs and grey feet."""
-    card = np.full((270, 200, 3), (175, 175, 178), np.float64)
-    card[8:262, 8:192] = PAPER
-    card[18:28, 24:90] = (200, 200, 200)  # the title
-    card[18:28, 150:176] = (200, 200, 200)  # the number
-    card[34:44, 98:102] = (150, 150, 150)  # the antenna
-    card[44:96, 65:135] = BGR[robot[0]]
-    card[104:170, 50:150] = BGR[robot[1]]
-    card[178:238, 62:92] = BGR[robot[2]]
-    card[178:238, 108:138] = BGR[robot[2]]
-    card[238:246, 56:96] = (150, 150, 150)  # the feet
-    card[238:246, 104:144] = (150, 150, 150)
-    return card
+    return _robot_card(robot, rim=(175, 175, 178), paper=PAPER, ink=(200, 200, 200),
+                       antenna=(150, 150, 150))
 
 
 def _picture(robot: tuple[str, str, str], turned: bool, seed: int,
              lanes: bool = False) -> np.ndarray:
     """The dark table, the card held on it (upright or upside down), or with ``lanes`` a
     board's four lanes in a dark frame where the card would be."""
+    if not lanes:
+        return _held_picture(robot, turned, seed, table=TABLE, card=_card)
     image = np.full((720, 1280, 3), TABLE, np.float64)
-    if lanes:
-        board = np.full((270, 200, 3), (50, 50, 55), np.float64)
-        for k, colour in enumerate(("red", "green", "blue", "yellow")):
-            board[12:258, 12 + k * 45:50 + k * 45] = BGR[colour]
-        image[220:490, 560:760] = board
-    else:
-        card = _card(robot)
-        image[220:490, 560:760] = card[::-1, ::-1] if turned else card
+    board = np.full((270, 200, 3), (50, 50, 55), np.float64)
+    for k, colour in enumerate(("red", "green", "blue", "yellow")):
+        board[12:258, 12 + k * 45:50 + k * 45] = BGR[colour]
+    image[220:490, 560:760] = board
     image += np.random.default_rng(seed).normal(0, 3, image.shape)
     return cv2.GaussianBlur(np.clip(image, 0, 255).astype(np.uint8), (3, 3), 0)
 
 
 def _examples() -> list[tuple[np.ndarray, str]]:
     # as g2448: cards held upside down among them
-    return [(_picture(robot, turned, seed), "-".join(robot))
-            for seed, (robot, turned) in enumerate(zip(ROBOTS, TURNED, strict=True))]
+    return _held_examples(_picture)
 
 
 def test_dark_paper_is_no_white_paper() -> None:
