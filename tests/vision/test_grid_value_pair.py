@@ -279,15 +279,3 @@ def test_the_templates_miss_survives_the_calibration_file(pip_look: grid.GridLoo
     assert grid.GridLook.from_json(data).template_miss == 0.24
     del data["template_miss"]  # stored before it was learnt: none
     assert grid.GridLook.from_json(data).template_miss == 0.0
-
-
-def test_a_close_call_among_alike_values_is_read_on_two_witnesses() -> None:
-    # third art f2425, seven-segment digits: all six values within 0.1 (the dark digit box
-    # every value shares), the pairwise prints saying the best by 0.4-0.6 and the nearest
-    # calibration card naming it too
-    look = grid.GridLook()
-    assert judge._witnessed(look, 2, 2, 0.6)
-    assert not judge._witnessed(look, 3, 2, 0.6)  # the nearest card names another value
-    assert not judge._witnessed(look, 2, 2, 0.1)  # the prints lean only a little
-    # ... not on a look whose calibration cards' own values fell behind the best two
-    assert not judge._witnessed(dataclasses.replace(look, template_miss=0.1), 2, 2, 0.6)

@@ -243,8 +243,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # others at 0.001-0.07, the third 0.010-0.045 behind; t8, seven-segment digits: a 3
         # as 2 and a 0 as 1, the third 0.02 behind; no family cell the pairwise step reads
         # right has a third nearer than 0.056 but one, own 13003 g005 (1, 3), 0.024)
-        witnessed = _witnessed(look, knn_value, best, pair_gap)
-        if paired and not (alone or agreed) and _third_alike(scores, order) and not witnessed:
+        if paired and not (alone or agreed) and _third_alike(scores, order):
             paired = False
         # ... and where every value's templates fit within ``pair_all_alike`` of the best, the
         # print rules no value out at all: neither the pairwise step nor the nearest card's
@@ -252,7 +251,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # 5s read each way at 0.05-0.11, the third 0.051-0.065 behind, just past
         # ``pair_third_gap``, but all six within 0.083-0.114; the family's readings so
         # settled have them 0.133 and more apart)
-        if (paired or agreed) and not alone and _all_alike(scores) and not witnessed:
+        if (paired or agreed) and not alone and _all_alike(scores):
             paired = agreed = False
         # ... and on a look whose calibration cards' own value's templates fell behind the best
         # two (``look.template_miss``), a close call between the best two is declined while a
@@ -785,19 +784,6 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     if coloured is not None and coloured != marked.value:
         return None
     return marked
-
-
-def _witnessed(look: GridLook, knn_value: int, best: int, pair_gap: float) -> bool:
-    """Whether a close call among values whose templates fit alike is still told by two
-    witnesses: the best two values' prints laid on the card, where they differ, lean to the
-    best by ``witnessed_pair_gap`` and the nearest calibration card names it too; on a look
-    whose calibration cards' own values never fell behind the best two
-    (``look.template_miss``) and whose close calls the marks do not check (:func:`_marks_check`).
-    (Third art f2425, seven-segment digits: a dark digit box every value shares and small lit
-    segments, all six values within 0.1 and the third 0.01-0.05 behind, the pairwise prints
-    saying the best by 0.4-0.6 and the nearest card agreeing: every card declined.)"""
-    return knn_value == best and pair_gap >= float(section("grid")["witnessed_pair_gap"]) \
-        and float(look.template_miss) <= 0.0 and not _marks_check(look)
 
 
 def _missed_third(look: GridLook, scores: np.ndarray, order: np.ndarray) -> bool:
