@@ -259,7 +259,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # the pairwise step nor the nearest card weighs (blind third art g2448, seven-segment
         # digits on cards lying a fifth of a cell off: a 5 and a 4 read as 3 over 1 at
         # 0.02-0.04, their own values 0.15 and 0.21 behind; its calibration cards fell up to
-        # 0.24 behind, those of the 18 family sets measured never but one card of oa13543)
+        # 0.24 behind, those of the 16 family sets measured never but one card of oa13543)
         if (paired or agreed) and not alone and _missed_third(look, scores, order):
             paired = agreed = False
         # another value fitting best on the window's edge may lie farther out than the window
