@@ -1615,7 +1615,7 @@ def read_order(image: np.ndarray, look: OrderLook) -> OrderObservation:
 
 def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> OrderLook:
     """Learn the card's part colours and where each part is printed from (image, robot) pairs."""
-    look, used = _learn_papered(examples, fallback, False)
+    look, used, pale = _learn_papered(examples, fallback, False)
     if used >= int(section("order")["calibration_least_cards"]):
         return look
     # cards printed on dark paper (dark grey, navy) show no white round the robot: every
@@ -1626,24 +1626,31 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     # cards are then looked for again with grey paper taken for theirs (:func:`paper_shown`
     # with ``dark``), and that is kept when it learns from more cards. Whatever pale paper
     # taught (two cards or more) stays as it was
-    dark, more = _learn_papered(examples, fallback, True)
+    # (where no calibration card showed pale paper, the cards are looked for as the largest
+    # outline at any edge level, see :func:`_learn_papered`)
+    dark, more, _ = _learn_papered(examples, fallback, True, whole=not pale)
     return dark if dark.learnt and more > used else look
 
 
 def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel,
-                   dark: bool) -> tuple[OrderLook, int]:
+                   dark: bool, whole: bool = False) -> tuple[OrderLook, int, bool]:
     """The look learnt from the calibration pictures' cards, their paper pale or (``dark``)
-    dark, and how many cards it was learnt from. With ``dark``, the largest outlines are
-    learnt from only when at least ``calibration_min_papered`` of them show dark paper (the
-    user's cards are so printed: outlines showing no paper of either kind teach nothing new)."""
+    dark, how many cards it was learnt from, and whether any card found showed its paper.
+    With ``dark``, the largest outlines are learnt from only when at least
+    ``calibration_min_papered`` of them show dark paper (the user's cards are so printed:
+    outlines showing no paper of either kind teach nothing new). With ``whole`` (and ``dark``)
+    each picture's card is the largest outline at any edge level that may be one
+    (:func:`_card_outlines`) rather than :func:`_calibration_card`'s."""
     found: list[tuple[np.ndarray, bool] | None] = []
     for image, robot in examples:
-        # with dark paper, the largest outline at any edge level that may be the card: the
-        # search for the largest card stops where two edge levels in a row find one size, and
-        # on a dark table the robot's head and torso were so found twice before the level
+        # with ``whole``, the largest outline at any edge level that may be the card: the
+        # search for the largest card stops where two edge levels in a row find one size,
+        # and on a dark table the robot's head and torso were so found twice before the level
         # that shows the card's edge (third art g2490: three of four calibration outlines on
-        # the robot, 0.05 of the picture, the cards 0.16 to 0.24)
-        largest = _card_outlines(image, robot, fallback, dark)[:1] if dark else []
+        # the robot, 0.05 of the picture, the cards 0.16 to 0.24). Only where no card showed
+        # pale paper: beside a white card among a board's lanes, the lanes were so learnt with
+        # it, dark paper taken for theirs (test_order_calibration_lanes: paper share 0.18)
+        largest = _card_outlines(image, robot, fallback, dark)[:1] if dark and whole else []
         if largest:
             found.append((largest[0], True))
             continue
@@ -1655,8 +1662,9 @@ def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel
     if not dark or sum(1 for f in found if f is not None and f[1]) >= \
             int(section("order")["calibration_min_papered"]):
         look, used = _learn_from(examples, found, fallback, dark)
+    shown = any(f is not None and f[1] for f in found)
     if used >= int(section("order")["calibration_least_cards"]):
-        return look, used
+        return look, used, shown
     # the largest outline of each picture taught nothing (no part place agreed, the outlines
     # unlike each other, a look misreading its own cards) or one card alone: where boards lie
     # beside cards held farther away, the boards or some of their lanes are the largest
@@ -1667,9 +1675,9 @@ def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel
     # prints are most alike; what was learnt first stays unless that learns from more cards
     alike = _alike_outlines(examples, fallback, dark)
     if alike is None:
-        return look, used
+        return look, used, shown
     second, more = _learn_from(examples, alike, fallback, dark)
-    return (second, more) if second.learnt and more > used else (look, used)
+    return (second, more, shown) if second.learnt and more > used else (look, used, shown)
 
 
 def _learn_from(examples: list[tuple[np.ndarray, str]],
