@@ -1615,7 +1615,7 @@ def read_order(image: np.ndarray, look: OrderLook) -> OrderObservation:
 
 def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> OrderLook:
     """Learn the card's part colours and where each part is printed from (image, robot) pairs."""
-    look, used = _learn_papered(examples, fallback, False)
+    look, used, pale = _learn_papered(examples, fallback, False)
     if used >= int(section("order")["calibration_least_cards"]):
         return look
     # cards printed on dark paper (dark grey, navy) show no white round the robot: every
@@ -1626,18 +1626,34 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     # cards are then looked for again with grey paper taken for theirs (:func:`paper_shown`
     # with ``dark``), and that is kept when it learns from more cards. Whatever pale paper
     # taught (two cards or more) stays as it was
-    dark, more = _learn_papered(examples, fallback, True)
+    # (where no calibration card showed pale paper, the cards are looked for as the largest
+    # outline at any edge level, see :func:`_learn_papered`)
+    dark, more, _ = _learn_papered(examples, fallback, True, whole=not pale)
     return dark if dark.learnt and more > used else look
 
 
 def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel,
-                   dark: bool) -> tuple[OrderLook, int]:
+                   dark: bool, whole: bool = False) -> tuple[OrderLook, int, bool]:
     """The look learnt from the calibration pictures' cards, their paper pale or (``dark``)
-    dark, and how many cards it was learnt from. With ``dark``, the largest outlines are
-    learnt from only when at least ``calibration_min_papered`` of them show dark paper (the
-    user's cards are so printed: outlines showing no paper of either kind teach nothing new)."""
+    dark, how many cards it was learnt from, and whether any card found showed its paper.
+    With ``dark``, the largest outlines are learnt from only when at least
+    ``calibration_min_papered`` of them show dark paper (the user's cards are so printed:
+    outlines showing no paper of either kind teach nothing new). With ``whole`` (and ``dark``)
+    each picture's card is the largest outline at any edge level that may be one
+    (:func:`_card_outlines`) rather than :func:`_calibration_card`'s."""
     found: list[tuple[np.ndarray, bool] | None] = []
     for image, robot in examples:
+        # with ``whole``, the largest outline at any edge level that may be the card: the
+        # search for the largest card stops where two edge levels in a row find one size,
+        # and on a dark table the robot's head and torso were so found twice before the level
+        # that shows the card's edge (third art g2490: three of four calibration outlines on
+        # the robot, 0.05 of the picture, the cards 0.16 to 0.24). Only where no card showed
+        # pale paper: beside a white card among a board's lanes, the lanes were so learnt with
+        # it, dark paper taken for theirs (test_order_calibration_lanes: paper share 0.18)
+        largest = _card_outlines(image, robot, fallback, dark, whole)[:1] if dark and whole else []
+        if largest:
+            found.append((largest[0], True))
+            continue
         try:
             found.append(_calibration_card(image, robot, fallback, dark))
         except NoCardFound:
@@ -1646,8 +1662,9 @@ def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel
     if not dark or sum(1 for f in found if f is not None and f[1]) >= \
             int(section("order")["calibration_min_papered"]):
         look, used = _learn_from(examples, found, fallback, dark)
+    shown = any(f is not None and f[1] for f in found)
     if used >= int(section("order")["calibration_least_cards"]):
-        return look, used
+        return look, used, shown
     # the largest outline of each picture taught nothing (no part place agreed, the outlines
     # unlike each other, a look misreading its own cards) or one card alone: where boards lie
     # beside cards held farther away, the boards or some of their lanes are the largest
@@ -1656,11 +1673,11 @@ def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel
     # colours the labels have, the cards 0.025 and 0.038 of the picture). The calibration
     # cards are then looked for among every outline that may be one, as the outlines whose
     # prints are most alike; what was learnt first stays unless that learns from more cards
-    alike = _alike_outlines(examples, fallback, dark)
+    alike = _alike_outlines(examples, fallback, dark, whole)
     if alike is None:
-        return look, used
+        return look, used, shown
     second, more = _learn_from(examples, alike, fallback, dark)
-    return (second, more) if second.learnt and more > used else (look, used)
+    return (second, more, shown) if second.learnt and more > used else (look, used, shown)
 
 
 def _learn_from(examples: list[tuple[np.ndarray, str]],
@@ -1930,7 +1947,7 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
 
 
 def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
-                   dark: bool = False) -> list[np.ndarray]:
+                   dark: bool = False, saturated: bool = False) -> list[np.ndarray]:
     """Every outline in a calibration picture that may be its card, largest first: card-shaped
     (:func:`find_card`) down to ``calibration_least_area`` of the picture, showing paper round
     the robot (``calibration_min_paper``), some part colour and, where the boards' background
@@ -1962,7 +1979,7 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
         tried.append((outline.mean(axis=0), size))
         card = warp_card(image, outline)
         cls = classes(card, plain_look)
-        if int((cls >= 0).sum()) < int(cfg["min_mask_pixels"]) or \
+        if _part_colour_pixels(card, cls, saturated) < int(cfg["min_mask_pixels"]) or \
                 paper_shown(card, default_masks(), dark) < float(cfg["calibration_min_paper"]) or \
                 (judge_colours and
                  float(np.isin(cls, foreign).mean()) >= float(cfg["calibration_other_colour"])):
@@ -1973,8 +1990,24 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
     return kept
 
 
+def _part_colour_pixels(card: np.ndarray, cls: np.ndarray, saturated: bool) -> int:
+    """How many of a canonical card's pixels show some part colour: those the boards' colours
+    classify (``cls``, :func:`classes` with the default look), or (``saturated``) those saturated
+    as the colours are learnt from (chroma over 0.2, as in :func:`_learn_from`). A card on dark
+    paper is balanced on its pale rim, brighter than its paper, and its parts then show paler
+    than the boards' colours: the boards' colours classified none of them (third art g2490, a
+    dark grey card with a pale rim: 0.2 % of its first calibration card, 0 to 12 % of the other
+    three's, whose outlines were found on the robot's head and torso instead), and no whole card
+    was kept, so nothing was learnt and all 20 order cards were declined."""
+    if not saturated:
+        return int((cls >= 0).sum())
+    chroma = card.max(axis=2) - card.min(axis=2)
+    return int((chroma > 0.2).sum())
+
+
 def _alike_outlines(examples: list[tuple[np.ndarray, str]], model: ColourModel,
-                    dark: bool = False) -> list[tuple[np.ndarray, bool] | None] | None:
+                    dark: bool = False,
+                    saturated: bool = False) -> list[tuple[np.ndarray, bool] | None] | None:
     """One outline a calibration picture (None where it has none that may be its card, see
     :func:`_card_outlines`): those whose prints are most like each other's. The user's cards are
     printed alike, so the outlines on them are alike too, while a board's lanes or a hand are
@@ -1982,7 +2015,8 @@ def _alike_outlines(examples: list[tuple[np.ndarray, str]], model: ColourModel,
     0.41 like the cards). Each outline in turn is taken with the outline most like it in every
     other picture, and the set whose prints are most alike in all (the sum of their likenesses
     pair by pair) is chosen. None when fewer than two pictures show such an outline."""
-    outlines = [_card_outlines(image, robot, model, dark) for image, robot in examples]
+    outlines = [_card_outlines(image, robot, model, dark, saturated)
+                for image, robot in examples]
     drawn = [[sketch(plain_card(image, q)) for q in qs]
              for (image, _), qs in zip(examples, outlines, strict=True)]
     shown = [i for i, qs in enumerate(outlines) if qs]
