@@ -13,14 +13,12 @@ outline at any level that shows dark paper and saturated part colours.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from companion.config import Config
-from tests.vision.thirdart.build import _save, _write_labels
-from tests.vision.thirdart.scenes import order_shot, tiles_shot
-from tests.vision.thirdart.style import COLOURS, make_style
+from tests.vision.thirdart.build import calibration
+from tests.vision.thirdart.style import make_style
 from vision import order
 from vision.calibration import calibrate
 from vision.dataset import load_labelled
@@ -29,25 +27,7 @@ from vision.dataset import load_labelled
 def _g2490_calibration(folder: Path) -> None:
     """g2490's tile and order calibration pictures, as ``thirdart.build.calibration`` draws them
     (its grid pictures, drawn last, are left out: order calibration does not use them)."""
-    style = make_style(2490)
-    rng = np.random.default_rng([2490, 1])
-    folder.mkdir(parents=True, exist_ok=True)
-    labels: dict[str, Any] = {}
-    seen: set[str] = set()
-    for k in range(4):
-        for _ in range(20):
-            shot = tiles_shot(style, rng, hard=False)
-            got = {c for r in shot.label["robots"].values() for c in r.split("-")}
-            if k < 3 or set(COLOURS) <= seen | got:
-                break
-        seen |= {c for r in shot.label["robots"].values() for c in r.split("-")}
-        _save(folder, f"cal-t{k + 1:02d}.jpg", shot, labels)
-    colours = list(COLOURS)
-    for k in range(4):
-        robot = (colours[k], colours[(k + 1) % 4], colours[(k + 2) % 4])
-        _save(folder, f"cal-o{k + 1:02d}.jpg", order_shot(style, rng, hard=False, robot=robot),
-              labels)
-    _write_labels(folder, labels)
+    calibration(folder, make_style(2490), np.random.default_rng([2490, 1]), grids=False)
 
 
 def test_dark_cards_on_a_dark_table_are_learnt_whole(tmp_path: Path, config: Config) -> None:

@@ -24,9 +24,10 @@ def _write_labels(folder: Path, labels: dict[str, Any]) -> None:
     (folder / "labels.json").write_text(text + "\n", encoding="utf-8")
 
 
-def calibration(folder: Path, style: Style, rng: np.random.Generator) -> None:
+def calibration(folder: Path, style: Style, rng: np.random.Generator, grids: bool = True) -> None:
     """Four pictures of each kind that between them show every lane colour under tiles, every
-    colour in each part of a robot card, and every Robot Master value both ways up."""
+    colour in each part of a robot card, and every Robot Master value both ways up (without
+    ``grids``, the tiles and order pictures alone: the grid pictures are drawn last)."""
     folder.mkdir(parents=True, exist_ok=True)
     labels: dict[str, Any] = {}
     seen: set[str] = set()
@@ -43,7 +44,7 @@ def calibration(folder: Path, style: Style, rng: np.random.Generator) -> None:
         robot = (order[k], order[(k + 1) % 4], order[(k + 2) % 4])
         _save(folder, f"cal-o{k + 1:02d}.jpg", order_shot(style, rng, hard=False, robot=robot),
               labels)
-    for k in range(4):
+    for k in range(4 if grids else 0):
         _save(folder, f"cal-g{k + 1:02d}.jpg",
               grid_shot(style, rng, hard=False, count=int(rng.integers(17, 26))), labels)
     _write_labels(folder, labels)
