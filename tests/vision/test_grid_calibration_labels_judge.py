@@ -12,12 +12,17 @@ labels judged the two calibration pictures)."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from typing import Any
+
 import numpy as np
 import pytest
 
 from vision import grid
+from vision.calibration import Calibration
 from vision.grid import area as grid_area
-from vision.grid import learning, registration
+from vision.grid import learning, reader, registration
 from vision.grid.geometry import _cell_size
 
 INSET = (0.07, 0.07)
@@ -79,8 +84,9 @@ def test_a_correction_the_labels_do_not_bear_out_is_dropped(
     astray = np.array([[1, 0, 0], [0, 1, -0.4 * h], [0, 0, 1]], np.float64) @ markers
     assert registration._move(markers, astray) == pytest.approx(0.4, abs=0.01)
     _register_as(monkeypatch, astray)
-    placed = learning._placements(found, INSET)
+    placed, refuted = learning._placements(found, INSET)
     assert np.allclose(placed[0][0], markers) and placed[0][1] is False
+    assert refuted  # (the one far correction refuted, none borne out)
     # the other pictures as registration left them
     assert all(held for _, held in placed[1:])
 
@@ -95,8 +101,9 @@ def test_a_correction_the_labels_bear_out_is_kept(
     markers = grid_area._area_homography(found[0][1], INSET, 0)
     assert registration._move(markers, truth) > 0.35
     _register_as(monkeypatch, truth)
-    placed = learning._placements(found, INSET)
+    placed, refuted = learning._placements(found, INSET)
     assert np.allclose(placed[0][0], truth) and placed[0][1] is True
+    assert not refuted
 
 
 def test_a_nearer_correction_or_the_judge_switched_off_is_not_asked(
@@ -107,7 +114,60 @@ def test_a_nearer_correction_or_the_judge_switched_off_is_not_asked(
     near = np.array([[1, 0, 0], [0, 1, -0.2 * h], [0, 0, 1]], np.float64) @ markers
     far = np.array([[1, 0, 0], [0, 1, -0.4 * h], [0, 0, 1]], np.float64) @ markers
     _register_as(monkeypatch, near)
-    assert np.allclose(learning._placements(found, INSET)[0][0], near)
+    assert np.allclose(learning._placements(found, INSET)[0][0][0], near)
     _judge_at(monkeypatch, -1.0)
     _register_as(monkeypatch, far)
-    assert np.allclose(learning._placements(found, INSET)[0][0], far)
+    assert np.allclose(learning._placements(found, INSET)[0][0][0], far)
+
+
+def _first_area_read(monkeypatch: pytest.MonkeyPatch, look: grid.GridLook, image: np.ndarray,
+                     move: float) -> tuple[np.ndarray, np.ndarray]:
+    """The markers' area of ``image`` and the area a reading warps first, where the cards'
+    outlines correct it ``move`` of a cell down (confirmed, not astray)."""
+    _, h = _cell_size()
+    seen: list[np.ndarray] = []
+    real_warp = reader._warp
+    markers_at: list[np.ndarray] = []
+
+    def register_checked(image: np.ndarray, markers: np.ndarray
+                         ) -> tuple[np.ndarray, bool, bool]:
+        markers_at.append(markers)
+        down = np.array([[1, 0, 0], [0, 1, -move * h], [0, 0, 1]], np.float64)
+        return down @ markers, True, False
+
+    def warp(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
+             white: np.ndarray, place: np.ndarray) -> Any:
+        seen.append(place)
+        return real_warp(image, corners, inset, white, place)
+
+    monkeypatch.setattr(reader, "register_checked", register_checked)
+    monkeypatch.setattr(reader, "_warp", warp)
+    reader.read_grid_region(image, look)
+    return markers_at[0], seen[0]
+
+
+def test_a_reading_takes_no_far_correction_on_a_look_whose_labels_refuted_them(
+        monkeypatch: pytest.MonkeyPatch, calibration: Calibration,
+        own_grids: list[tuple[np.ndarray, grid.Grid]]) -> None:
+    image = own_grids[0][0]
+    refuted = dataclasses.replace(calibration.grid, far_moves_refuted=True)
+    markers, read_at = _first_area_read(monkeypatch, refuted, image, 0.4)
+    assert np.allclose(read_at, markers)
+    # nearer corrections, and any on a look whose labels refuted none, are taken as before
+    markers, read_at = _first_area_read(monkeypatch, refuted, image, 0.2)
+    assert registration._move(markers, read_at) == pytest.approx(0.2, abs=0.01)
+    assert calibration.grid.far_moves_refuted is False
+    markers, read_at = _first_area_read(monkeypatch, calibration.grid, image, 0.4)
+    assert registration._move(markers, read_at) == pytest.approx(0.4, abs=0.01)
+
+
+def test_the_refuted_far_corrections_are_kept_with_the_calibration() -> None:
+    look = grid.GridLook(far_moves_refuted=True)
+    assert grid.GridLook.from_json(_json_round_trip(look)).far_moves_refuted is True
+    old = _json_round_trip(grid.GridLook())
+    del old["far_moves_refuted"]  # stored before calibration judged far corrections
+    assert grid.GridLook.from_json(old).far_moves_refuted is False
+
+
+def _json_round_trip(look: grid.GridLook) -> dict[str, Any]:
+    return dict(json.loads(json.dumps(look.to_json())))

@@ -137,10 +137,11 @@ def _registered_inset(found: Sequence[tuple[Picture, np.ndarray]],
 
 
 def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
-                inset: tuple[float, float]) -> list[tuple[np.ndarray, bool]]:
+                inset: tuple[float, float]) -> tuple[list[tuple[np.ndarray, bool]], bool]:
     """Each calibration picture's area as its cards lie (:func:`register`; the inset stays the
-    fallback's, for readings whose cards are too few to register the area), and whether its
-    cards confirmed it.
+    fallback's, for readings whose cards are too few to register the area) and whether its
+    cards confirmed it; and whether the labels refuted a far correction and bore out none
+    (``GridLook.far_moves_refuted``).
 
     A correction moving a cell more than ``calibration_labels_judge_move`` of a cell is kept only
     where the labels agree: the picture's cells, labelled, are told apart by the other pictures'
@@ -166,7 +167,7 @@ def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
                                       augment=False)[0]
         del image
     if not at_markers or len(found) < 2:
-        return placed
+        return placed, False
     labels = [np.array([EMPTY if v is None else int(v) for row in g for v in row])
               for *_, g in found]
 
@@ -182,10 +183,11 @@ def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
         ok = np.isfinite(same) & np.isfinite(other)
         return float(np.mean(other[ok] - same[ok])) if ok.any() else 0.0
 
-    for k, plain in at_markers.items():
-        if told_apart(k, plain) >= told_apart(k, feats[k]):
-            placed[k] = (_area_homography(found[k][1], inset, 0), False)
-    return placed
+    refuted = [k for k, plain in at_markers.items()
+               if told_apart(k, plain) >= told_apart(k, feats[k])]
+    for k in refuted:
+        placed[k] = (_area_homography(found[k][1], inset, 0), False)
+    return placed, len(refuted) == len(at_markers)
 
 
 def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
@@ -249,7 +251,7 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     ay = best([(ax, a) for a in steps])
     ax, ay = _registered_inset([(picture, corners) for picture, corners, *_ in found], (ax, ay))
     grids = [g for *_, g in found]
-    placed = _placements(found, (ax, ay))
+    placed, far_refuted = _placements(found, (ax, ay))
     areas, greys, mins, cells_by_image, empties, tables = [], [], [], [], [], []
     confirmed: list[bool] = []
     for (picture, corners, white, g), (p, held) in zip(found, placed, strict=True):
@@ -300,6 +302,7 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
                     templates, values, masks, bare_mode, bare, texture, value_colours,
                     value_spread, pair_floor, print_offsets, mode)
     look.template_miss = template_miss
+    look.far_moves_refuted = far_refuted
     marks = learn_marks(by_greys, by_grids)
     if marks is not None:
         look.mark_means, look.mark_values = marks.means, marks.values
