@@ -69,6 +69,13 @@ def _register_as(monkeypatch: pytest.MonkeyPatch, first: np.ndarray | None) -> N
     monkeypatch.setattr(learning, "register", register)
 
 
+def _up(place: np.ndarray, by: float) -> np.ndarray:
+    """The area ``place`` (image -> area pixels) with the cards said to lie ``by`` of a cell
+    higher: the area it gives moved that far."""
+    _, h = _cell_size()
+    return np.array([[1, 0, 0], [0, 1, -by * h], [0, 0, 1]], np.float64) @ place
+
+
 def _judge_at(monkeypatch: pytest.MonkeyPatch, move: float) -> None:
     real = learning.section
     monkeypatch.setattr(learning, "section", lambda name: {
@@ -79,9 +86,8 @@ def test_a_correction_the_labels_do_not_bear_out_is_dropped(
         monkeypatch: pytest.MonkeyPatch, own_grids: list[tuple[np.ndarray, grid.Grid]]) -> None:
     found = _found(own_grids)
     markers = grid_area._area_homography(found[0][1], INSET, 0)
-    _, h = _cell_size()
-    # the cards "say" the area lies 0.4 of a cell lower than it does (boxes on the numerals)
-    astray = np.array([[1, 0, 0], [0, 1, -0.4 * h], [0, 0, 1]], np.float64) @ markers
+    # the cards "say" the area lies 0.4 of a cell off where it does (boxes on the numerals)
+    astray = _up(markers, 0.4)
     assert registration._move(markers, astray) == pytest.approx(0.4, abs=0.01)
     _register_as(monkeypatch, astray)
     placed, refuted = learning._placements(found, INSET)
@@ -110,9 +116,7 @@ def test_a_nearer_correction_or_the_judge_switched_off_is_not_asked(
         monkeypatch: pytest.MonkeyPatch, own_grids: list[tuple[np.ndarray, grid.Grid]]) -> None:
     found = _found(own_grids)
     markers = grid_area._area_homography(found[0][1], INSET, 0)
-    _, h = _cell_size()
-    near = np.array([[1, 0, 0], [0, 1, -0.2 * h], [0, 0, 1]], np.float64) @ markers
-    far = np.array([[1, 0, 0], [0, 1, -0.4 * h], [0, 0, 1]], np.float64) @ markers
+    near, far = _up(markers, 0.2), _up(markers, 0.4)
     _register_as(monkeypatch, near)
     assert np.allclose(learning._placements(found, INSET)[0][0][0], near)
     _judge_at(monkeypatch, -1.0)
@@ -124,7 +128,6 @@ def _first_area_read(monkeypatch: pytest.MonkeyPatch, look: grid.GridLook, image
                      move: float) -> tuple[np.ndarray, np.ndarray]:
     """The markers' area of ``image`` and the area a reading warps first, where the cards'
     outlines correct it ``move`` of a cell down (confirmed, not astray)."""
-    _, h = _cell_size()
     seen: list[np.ndarray] = []
     real_warp = reader._warp
     markers_at: list[np.ndarray] = []
@@ -132,8 +135,7 @@ def _first_area_read(monkeypatch: pytest.MonkeyPatch, look: grid.GridLook, image
     def register_checked(image: np.ndarray, markers: np.ndarray
                          ) -> tuple[np.ndarray, bool, bool]:
         markers_at.append(markers)
-        down = np.array([[1, 0, 0], [0, 1, -move * h], [0, 0, 1]], np.float64)
-        return down @ markers, True, False
+        return _up(markers, move), True, False
 
     def warp(image: np.ndarray, corners: np.ndarray, inset: tuple[float, float],
              white: np.ndarray, place: np.ndarray) -> Any:
