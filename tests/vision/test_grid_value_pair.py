@@ -279,3 +279,19 @@ def test_the_templates_miss_survives_the_calibration_file(pip_look: grid.GridLoo
     assert grid.GridLook.from_json(data).template_miss == 0.24
     del data["template_miss"]  # stored before it was learnt: none
     assert grid.GridLook.from_json(data).template_miss == 0.0
+
+
+def test_a_close_call_the_nearest_card_disputes_is_declined_on_a_look_that_missed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # blind third art g2507 g016 (seven-segment digits, template_miss 0.031): three 5s read as
+    # 3 by 0.05-0.09 on the pairwise step, the nearest calibration card a 5's. Here the cards
+    # are 3s, their pips say 3, the nearest card always says 5 (the runner-up)
+    look = print_look(*_pictures(np.random.default_rng(11)), 5)
+    monkeypatch.setattr(judge, "match_windows", scored_alike([-1.0, -1.0, -1.0, 0.86, -1.0, 0.85]))
+    monkeypatch.setattr(templates, "match_windows", judge.match_windows)
+    assert look.template_miss == 0.0
+    assert _classify(look, [3, 3]) == [3, 3]  # a look that missed none: read as before
+    missed = dataclasses.replace(look, template_miss=0.031)
+    assert _classify(missed, [3, 3]) == [None, None]
+    monkeypatch.setitem(section("grid"), "missed_disputed", False)
+    assert _classify(missed, [3, 3]) == [3, 3]

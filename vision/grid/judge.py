@@ -262,6 +262,15 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # 0.24 behind, those of the 16 family sets measured never but one card of oa13543)
         if (paired or agreed) and not alone and _missed_third(look, scores, order):
             paired = agreed = False
+        # ... and on such a look, a close call the pairwise step read while the nearest
+        # calibration card names the runner-up is declined: the templates and the prints laid
+        # on the card are the look's least trusted witnesses, the nearest card the other (blind
+        # third art g2507 g016, seven-segment digits, template_miss 0.031: three 5s read as 3
+        # by 0.05-0.09, the pair gap 0.61-0.68 or the prints 0.37 saying 3, the nearest card
+        # a 5's; the family's such readings, all right, were on looks that missed none)
+        if paired and not (alone or agreed) and knn_value == int(order[1]) \
+                and best == int(order[0]) and _missed_disputed(look):
+            paired = False
         # another value fitting best on the window's edge may lie farther out than the window
         # reaches (a card far off its cell, its print cut): its score says too little, and a
         # middling fit of the best value is not trusted over it (a 5 cut at the bottom of
@@ -794,6 +803,14 @@ def _missed_third(look: GridLook, scores: np.ndarray, order: np.ndarray) -> bool
     if miss <= 0.0 or len(order) < 3 or _marks_check(look):
         return False
     return float(scores[order[0]] - scores[order[2]]) < miss
+
+
+def _missed_disputed(look: GridLook) -> bool:
+    """Whether a close call the nearest calibration card disputes is declined on this look
+    (``missed_disputed``): calibration missed its own cards (``look.template_miss``), and the
+    marks do not check its close calls (:func:`_marks_check`)."""
+    return bool(section("grid")["missed_disputed"]) and float(look.template_miss) > 0.0 \
+        and not _marks_check(look)
 
 
 def _marks_check(look: GridLook) -> bool:

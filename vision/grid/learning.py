@@ -20,7 +20,7 @@ from vision.grid.look import EMPTY, Grid, GridLook
 from vision.grid.marks import learn_mark_floor, learn_marks
 from vision.grid.pairs import learn_left_out, learn_print_offsets
 from vision.grid.reader import _cells_and_table
-from vision.grid.registration import register
+from vision.grid.registration import _move, register
 from vision.grid.templates import learn_templates
 from vision.thresholds import section
 
@@ -136,6 +136,60 @@ def _registered_inset(found: Sequence[tuple[Picture, np.ndarray]],
     return ax, ay
 
 
+def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
+                inset: tuple[float, float]) -> tuple[list[tuple[np.ndarray, bool]], bool]:
+    """Each calibration picture's area as its cards lie (:func:`register`; the inset stays the
+    fallback's, for readings whose cards are too few to register the area) and whether its
+    cards confirmed it; and whether the labels refuted a far correction and bore out none
+    (``GridLook.far_moves_refuted``).
+
+    A correction moving a cell more than ``calibration_labels_judge_move`` of a cell is kept only
+    where the labels agree: the picture's cells, labelled, are told apart by the other pictures'
+    cells (each at its own area) at least as well there as at the markers' area. On pale cards
+    on a pale mat the outline boxes sit on the numerals, and two of blind third art g2505's eight
+    pictures were moved 0.4 of a cell, the cards confirming it; their cards, registered, came
+    first and cut every value's templates across two cards, and test pictures moved alike were
+    read to fit them (six cards read as 0 in one grid)."""
+    cfg = section("grid")
+    judge = float(cfg["calibration_labels_judge_move"])
+    placed: list[tuple[np.ndarray, bool]] = []
+    feats: list[np.ndarray] = []  # each picture's cells at its area, unaugmented
+    at_markers: dict[int, np.ndarray] = {}  # ... and at the markers' area, where moved far
+    for k, (picture, corners, white, g) in enumerate(found):
+        image = _picture(picture)
+        markers = _area_homography(corners, inset, 0)
+        p, held = register(image, markers)
+        placed.append((p, held))
+        feats.append(_examples([rectify(image, corners, inset, white=white, place=p)], [g],
+                               augment=False)[0])
+        if judge >= 0 and _move(markers, p) > judge:
+            at_markers[k] = _examples([rectify(image, corners, inset, white=white)], [g],
+                                      augment=False)[0]
+        del image
+    if not at_markers or len(found) < 2:
+        return placed, False
+    labels = [np.array([EMPTY if v is None else int(v) for row in g for v in row])
+              for *_, g in found]
+
+    def told_apart(k: int, mine: np.ndarray) -> float:
+        # how much nearer each labelled cell lies to the other pictures' cells of its own
+        # class than to their cells of any other class (as the inset is chosen)
+        others = [j for j in range(len(found)) if j != k]
+        ref, ref_classes = np.concatenate([feats[j] for j in others]), \
+            np.concatenate([labels[j] for j in others])
+        d = _distances(mine, ref)
+        same = np.where(labels[k][:, None] == ref_classes[None, :], d, np.inf).min(axis=1)
+        other = np.where(labels[k][:, None] != ref_classes[None, :], d, np.inf).min(axis=1)
+        ok = np.isfinite(same) & np.isfinite(other)
+        return float(np.mean(other[ok] - same[ok])) if ok.any() else 0.0
+
+    refuted = [k for k, plain in at_markers.items()
+               if told_apart(k, plain) >= told_apart(k, feats[k])]
+    for k in refuted:
+        placed[k] = (_area_homography(found[k][1], inset, 0), False)
+    return placed, len(refuted) == len(at_markers)
+
+
 def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     """Learn the area's inset and each value's look from labelled images (image, grid).
 
@@ -197,13 +251,11 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     ay = best([(ax, a) for a in steps])
     ax, ay = _registered_inset([(picture, corners) for picture, corners, *_ in found], (ax, ay))
     grids = [g for *_, g in found]
+    placed, far_refuted = _placements(found, (ax, ay))
     areas, greys, mins, cells_by_image, empties, tables = [], [], [], [], [], []
     confirmed: list[bool] = []
-    for picture, corners, white, g in found:
+    for (picture, corners, white, g), (p, held) in zip(found, placed, strict=True):
         image = _picture(picture)
-        # the area as the picture's cards lie (the inset stays the fallback's, for readings
-        # whose cards are too few to register the area)
-        p, held = register(image, _area_homography(corners, (ax, ay), 0))
         confirmed.append(held)
         areas.append(rectify(image, corners, (ax, ay), white=white, place=p))
         greys.append(grey_area(image, corners, (ax, ay), p))
@@ -250,6 +302,7 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
                     templates, values, masks, bare_mode, bare, texture, value_colours,
                     value_spread, pair_floor, print_offsets, mode)
     look.template_miss = template_miss
+    look.far_moves_refuted = far_refuted
     marks = learn_marks(by_greys, by_grids)
     if marks is not None:
         look.mark_means, look.mark_values = marks.means, marks.values

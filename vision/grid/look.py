@@ -68,6 +68,11 @@ class GridLook:
     #: learnt without it; 0 where fewer than ``template_miss_cards`` cards were): on such a
     #: look a close call between the best two may be neither (see ``judge._missed_third``)
     template_miss: float = 0.0
+    #: whether calibration's labelled cells refuted a registration correction moving a cell
+    #: farther than ``calibration_labels_judge_move`` and bore out none
+    #: (``learning._placements``): on such a look the cards' outlines mislead far corrections,
+    #: and a reading's correction moving that far is not taken (see ``reader``)
+    far_moves_refuted: bool = False
 
     @property
     def learnt(self) -> bool:
@@ -98,7 +103,8 @@ class GridLook:
                 "mark_boxes": self.mark_boxes.tolist(),
                 "mark_mask": base64.b64encode(self.mark_mask.tobytes()).decode("ascii"),
                 "mark_floor": None if np.isnan(self.mark_floor) else float(self.mark_floor),
-                "template_miss": self.template_miss}
+                "template_miss": self.template_miss,
+                "far_moves_refuted": self.far_moves_refuted}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -133,7 +139,9 @@ class GridLook:
                    # stored before value marks were learnt: no marks reading
                    *_marks_from_json(data),
                    # stored before the templates' misses were learnt: none
-                   float(data.get("template_miss", 0.0)))
+                   float(data.get("template_miss", 0.0)),
+                   # stored before calibration judged far corrections: none refuted
+                   bool(data.get("far_moves_refuted", False)))
 
 
 def _marks_from_json(data: dict[str, Any]
