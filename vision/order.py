@@ -319,8 +319,10 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
         if best is not None:
             break
-    if best is None and float(cfg["texture_region"]) > 0 and \
-            _pockets(split[levels[0]], cfg) >= int(cfg["texture_pockets"]):
+    checked = float(cfg["texture_region"]) > 0 and \
+        _dense_share(split[levels[0]], cfg) >= float(cfg["texture_dense_share"])
+    if checked or (best is None and float(cfg["texture_region"]) > 0 and
+                   _pockets(split[levels[0]], cfg) >= int(cfg["texture_pockets"])):
         # no card at any level: on a finely patterned table (a checked cloth) every check is
         # a pocket enclosed by edges, so the table is foreground from the card to the picture's
         # border, one blob meeting the border, and passed over as the table with the card in
@@ -330,14 +332,17 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
         # no card on a plain table nothing
         # First the pockets; then, where checks finer than the edges left none, the table's
         # dense edges too
+        before = best
         for dense in (False, True):
             def untextured(level: float, dense: bool = dense) -> np.ndarray | None:
+                if level not in split:  # a card found at a higher level ended that search
+                    split[level] = _split(g8, level)
                 bare = _untextured(split[level], cfg, dense)
                 return _card_at_level(bare, cfg, shape, False, gradient, level, fits,
                                       partial) if _holds_blob(bare, cfg) else None
 
             best = _largest_over_levels(levels, untextured, best)
-            if best is not None:
+            if best is not None and best is not before:
                 break
         if best is None and partial is not None and partial.found:
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
@@ -444,11 +449,32 @@ def _untextured(split: _Split, cfg: dict[str, Any], dense: bool) -> _Split:
         win = int(cfg["texture_window"])
         density = cv2.blur((regions == 0).astype(np.float32), (win, win))
         busy = (density >= float(cfg["texture_density"])) | table
-        count, joined = cv2.connectedComponents(busy.astype(np.uint8), connectivity=8)
+        # joined to the table only across dense stretches at least texture_bridge pixels wide:
+        # a robot's feet a few pixels from the card's edge leave a strip of paper that is all
+        # edges, and through it the robot's outline was joined to the table and taken away
+        # with it, what was left of the card too small a blob (third art g2501 o001)
+        bridge = int(cfg["texture_bridge"])
+        core = busy if bridge <= 1 else \
+            cv2.erode(busy.astype(np.uint8), np.ones((bridge, bridge), np.uint8)) > 0
+        count, joined = cv2.connectedComponents(core.astype(np.uint8), connectivity=8)
         reaches = np.zeros(count, bool)
-        reaches[np.unique(joined[table])] = True
+        reaches[np.unique(joined[table & core])] = True
         reaches[0] = False
-        table |= busy & reaches[joined]
+        reached = core & reaches[joined]
+        if bridge > 1:
+            reached = cv2.dilate(reached.astype(np.uint8),
+                                 np.ones((bridge, bridge), np.uint8)) > 0
+        table |= busy & reached
+        # the card's own edge, dense beside the checks, is given back to what it bounds: the
+        # straight-edge search looks for the card's sides among its blob's edges (third art
+        # g2501 cal-o01, a card against a board: its sides taken for the table, only the
+        # robot's torso was found)
+        rim = int(cfg["texture_rim"])
+        if rim > 0:
+            inside = (regions > 0) & ~table & ~small[regions]
+            near_inside = cv2.dilate(inside.astype(np.uint8),
+                                     np.ones((2 * rim + 1, 2 * rim + 1), np.uint8)) > 0
+            table &= ~(near_inside & (regions == 0))
     fg: np.ndarray = np.where(table, 0, 255).astype(np.uint8)
     return _Split(regions, stats, split.contact, fg)
 
@@ -458,6 +484,15 @@ def _pockets(split: _Split, cfg: dict[str, Any]) -> int:
     sh, sw = split.regions.shape
     area = split.stats[1:, cv2.CC_STAT_AREA]
     return int(np.count_nonzero(area < float(cfg["texture_region"]) * sw * sh))
+
+
+def _dense_share(split: _Split, cfg: dict[str, Any]) -> float:
+    """The share of a split's picture where edges cover at least ``texture_density`` of a
+    ``texture_window``-pixel square: a table checked finer than the edges are wide is edges
+    nearly everywhere and leaves few pockets (third art g2501)."""
+    win = int(cfg["texture_window"])
+    density = cv2.blur((split.regions == 0).astype(np.float32), (win, win))
+    return float(np.mean(density >= float(cfg["texture_density"])))
 
 
 def _holds_blob(split: _Split, cfg: dict[str, Any]) -> bool:
