@@ -430,6 +430,13 @@ def _off_its_lane(image: np.ndarray, looked: list[tuple[np.ndarray, WhiteBlack]]
     return None
 
 
+def _closer_margin() -> float:
+    """The share of each cell's side left out when the closer looks read a bit
+    (``tiles.closer_margin``): a lone black cell among white ones, blurred, is dark only in its
+    middle."""
+    return float(section("tiles")["closer_margin"])
+
+
 def _all_parts(found: dict[int, np.ndarray]) -> bool:
     seats = {m // 3 for m in found}
     return all(markers.tile_id(s, p) in found for s in seats for p in range(3))
@@ -479,7 +486,7 @@ def find_markers(image: np.ndarray) -> tuple[dict[int, np.ndarray], dict[int, np
             x0, y0 = pts.min(axis=0) - pad * side
             x1, y1 = pts.max(axis=0) + pad * side
             box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
-            more = markers.detect_closer(image, box, missing, side)
+            more = markers.detect_closer(image, box, missing, side, _closer_margin())
             found.update(more)
             if not more:
                 break
@@ -515,7 +522,7 @@ def _missed_corners(image: np.ndarray, found: dict[int, np.ndarray],
         x0, y0 = pts.min(axis=0) - pad * side
         x1, y1 = pts.max(axis=0) + pad * side
         box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
-        more.update(markers.detect_closer(image, box, missing, side))
+        more.update(markers.detect_closer(image, box, missing, side, _closer_margin()))
     return more
 
 
@@ -558,7 +565,8 @@ def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
         x0, y0 = centre - reach * size
         x1, y1 = centre + reach * size
         box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
-        for m, q in markers.detect_closer(image, box, wanted, size).items():
+        for m, q in markers.detect_closer(image, box, wanted, size,
+                                           _closer_margin()).items():
             if m in more and float(np.linalg.norm(q.mean(axis=0) - more[m].mean(axis=0))) > \
                     0.5 * size:
                 dropped.add(m)
