@@ -497,17 +497,23 @@ def find_markers(image: np.ndarray) -> tuple[dict[int, np.ndarray], dict[int, np
 def _missed_corners(image: np.ndarray, found: dict[int, np.ndarray],
                     corners: dict[int, np.ndarray], twice: set[int]) -> dict[int, np.ndarray]:
     """Board corner markers the whole picture missed, of boards that show some of their corners
-    but too few to know where the board lies (fewer than three): looked at closer
+    but too few to know where the board lies (fewer than three), or none while their seat's
+    tiles are in view, in a picture where other boards show corners: looked at closer
     (:func:`markers.detect_closer`) in the box around the board's corners found and its seat's
     tiles, reaching ``tiles.corner_pad`` marker sides farther (a board's corners lie at most its
     diagonal apart). The whole picture stops looking once every seat's tiles are found, and
     corner markers are as small and soft as the tiles': third art g2503 t002, seat 2's board
-    showed one corner of four, so its three tiles lay on no known board and were declined.
+    showed one corner of four, so its three tiles lay on no known board and were declined
+    (g2507 t018: seat 2's board none, its tiles found).
     Only the board's missing ids count, error correction stays off and an id seen twice in the
     picture is never taken, as for the tiles."""
+    if not corners:
+        # no board shows a corner: boards without corner markers, nothing to look for
+        return {}
     pad = float(section("tiles")["corner_pad"])
     more: dict[int, np.ndarray] = {}
-    for seat in sorted({(m - markers.BOARD_IDS.start) // 4 for m in corners}):
+    seats = {(m - markers.BOARD_IDS.start) // 4 for m in corners} | {m // 3 for m in found}
+    for seat in sorted(seats):
         ids = [markers.board_corner_id(seat, c) for c in range(4)]
         have = [corners[m] for m in ids if m in corners]
         if len(have) >= 3:
@@ -515,9 +521,9 @@ def _missed_corners(image: np.ndarray, found: dict[int, np.ndarray],
         missing = [m for m in ids if m not in corners and m not in twice]
         if not missing:
             continue
-        side = float(np.median([markers.side(q) for q in have]))
         tiles_of_seat = [found[m] for m in (markers.tile_id(seat, p) for p in range(3))
                          if m in found]
+        side = float(np.median([markers.side(q) for q in have or tiles_of_seat]))
         pts = np.concatenate(have + tiles_of_seat)
         x0, y0 = pts.min(axis=0) - pad * side
         x1, y1 = pts.max(axis=0) + pad * side
