@@ -27,7 +27,8 @@ AT = [(X0 - 30.0, Y0 - 30.0), (X0 + 4 * LANE_W + 30.0, Y0 - 30.0),
 
 def _scene(style: Style, poor: list[int], sigma: float = 1.3) -> np.ndarray:
     """Seat 0's tiles on its board (red, blue, yellow lanes), the board's corner markers ``poor``
-    small and out of focus (``sigma``); seat 1's tiles put aside on a table of the green lane's colour."""
+    small and out of focus (``sigma``); seat 1's tiles put aside on a table of the green lane's
+    colour."""
     img = np.zeros((720, 1280, 3), np.uint8)
     img[:] = style.colours["green"]
     cv2.rectangle(img, (X0 - 60, Y0 - 60), (X0 + 4 * LANE_W + 60, Y0 + LANE_H + 60),
