@@ -242,7 +242,8 @@ def detect_near(image: np.ndarray, quads: Sequence[tuple[int, np.ndarray]],
 
 
 def detect_closer(image: np.ndarray, box: tuple[int, int, int, int], wanted: Collection[int],
-                  side: float, margin: float | None = None) -> dict[int, np.ndarray]:
+                  side: float, margins: Sequence[float | None] = (None,)
+                  ) -> dict[int, np.ndarray]:
     """Markers looked for again in one box of the picture (x0, y0, x1, y1), where other
     markers say they must be: marker id -> its 4 corners in picture pixels.
 
@@ -251,9 +252,10 @@ def detect_closer(image: np.ndarray, box: tuple[int, int, int, int], wanted: Col
     marker's outline then clears the smallest perimeter worth decoding, and a blurred bit,
     which bleeds into its neighbours along the cell's edges, is still read right. Only
     ``wanted`` ids count, and one seen twice in the box is dropped. Error correction stays off,
-    so this pass cannot read a marker the whole picture read as another id. ``margin``: the
+    so this pass cannot read a marker the whole picture read as another id. ``margins``: the
     share of each cell's side left out on every side when its bit is read (None: OpenCV's
-    0.13).
+    0.13), one after the other, each with every threshold window, until every wanted id is
+    found (an id seen twice in any of them stays dropped).
     """
     g = grey(image)
     x0, y0 = max(int(box[0]), 0), max(int(box[1]), 0)
@@ -269,16 +271,17 @@ def detect_closer(image: np.ndarray, box: tuple[int, int, int, int], wanted: Col
     rate = 4.0 * float(cfg["min_side_px"]) * scale / max(crop.shape)
     found: dict[int, np.ndarray] = {}
     twice: set[int] = set()
-    for window in cfg["windows"]:
-        det = _detector(int(window), int(cfg["closer_pixels_per_cell"]), margin=margin)
-        _set_min_perimeter(det, rate)
-        corners, ids, _ = det.detectMarkers(crop)
-        for m, quad in _once(corners, ids, wanted, twice).items():
-            found.setdefault(m, quad / scale + np.array([x0, y0], np.float32))
-        for m in twice:
-            found.pop(m, None)
-        if all(m in found or m in twice for m in wanted):
-            break
+    for margin in margins:
+        for window in cfg["windows"]:
+            det = _detector(int(window), int(cfg["closer_pixels_per_cell"]), margin=margin)
+            _set_min_perimeter(det, rate)
+            corners, ids, _ = det.detectMarkers(crop)
+            for m, quad in _once(corners, ids, wanted, twice).items():
+                found.setdefault(m, quad / scale + np.array([x0, y0], np.float32))
+            for m in twice:
+                found.pop(m, None)
+            if all(m in found or m in twice for m in wanted):
+                return found
     return found
 
 

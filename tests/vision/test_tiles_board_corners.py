@@ -116,7 +116,7 @@ def test_the_closer_look_reads_a_lone_black_cell_from_the_middle_of_its_cell() -
     # OpenCV's own margin (0.13 of a cell on each side) reads the cell white ...
     assert markers.detect_closer(img, box, [12], 20.0) == {}
     # ... the tiles' closer looks read it from the middle of the cell
-    assert sorted(markers.detect_closer(img, box, [12], 20.0, tiles._closer_margin())) == [12]
+    assert sorted(tiles._closer(img, box, [12], 20.0)) == [12]
 
 
 def test_the_closer_looks_margin_reads_no_marker_as_another() -> None:
@@ -127,7 +127,6 @@ def test_the_closer_looks_margin_reads_no_marker_as_another() -> None:
             layer = img.copy()
             _tile(layer, m, 18, 17, (650.0, 360.0))
             img = cv2.GaussianBlur(layer, (0, 0), sigma)
-            found = markers.detect_closer(img, (550, 260, 750, 460),
-                                          range(markers.BOARD_IDS.stop), 18.0,
-                                          tiles._closer_margin())
+            found = tiles._closer(img, (550, 260, 750, 460),
+                                  list(range(markers.BOARD_IDS.stop)), 18.0)
             assert set(found) <= {m}
