@@ -33,14 +33,14 @@ def board_corner_id(seat: int, corner: int) -> int:
     return 18 + 4 * seat + corner
 
 
-def _detector(window: int, pixels_per_cell: int = 4, refine: bool = True
-              ) -> cv2.aruco.ArucoDetector:
-    # one detector per thread, window, bit sampling and corner refinement: the camera's thread
-    # and the UI thread may both read
-    cache: dict[tuple[int, int, bool], cv2.aruco.ArucoDetector] = (
+def _detector(window: int, pixels_per_cell: int = 4, refine: bool = True,
+              margin: float | None = None) -> cv2.aruco.ArucoDetector:
+    # one detector per thread, window, bit sampling, corner refinement and cell margin: the
+    # camera's thread and the UI thread may both read
+    cache: dict[tuple[int, int, bool, float | None], cv2.aruco.ArucoDetector] = (
         getattr(_local, "detectors", None) or {})
     _local.detectors = cache
-    det = cache.get((window, pixels_per_cell, refine))
+    det = cache.get((window, pixels_per_cell, refine, margin))
     if det is None:
         cfg = section("markers")
         dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
@@ -55,8 +55,11 @@ def _detector(window: int, pixels_per_cell: int = 4, refine: bool = True
         # no error correction (the library's default is 0.6): with DICT_4X4_50 one corrected
         # bit could turn a smudged tile into another seat's
         params.errorCorrectionRate = 0.0
+        if margin is not None:
+            # the share of each cell's side left out on every side when its bit is read
+            params.perspectiveRemoveIgnoredMarginPerCell = margin
         det = cv2.aruco.ArucoDetector(dictionary, params)
-        cache[(window, pixels_per_cell, refine)] = det
+        cache[(window, pixels_per_cell, refine, margin)] = det
     return det
 
 
@@ -239,7 +242,8 @@ def detect_near(image: np.ndarray, quads: Sequence[tuple[int, np.ndarray]],
 
 
 def detect_closer(image: np.ndarray, box: tuple[int, int, int, int], wanted: Collection[int],
-                  side: float) -> dict[int, np.ndarray]:
+                  side: float, margins: Sequence[float | None] = (None,)
+                  ) -> dict[int, np.ndarray]:
     """Markers looked for again in one box of the picture (x0, y0, x1, y1), where other
     markers say they must be: marker id -> its 4 corners in picture pixels.
 
@@ -248,7 +252,10 @@ def detect_closer(image: np.ndarray, box: tuple[int, int, int, int], wanted: Col
     marker's outline then clears the smallest perimeter worth decoding, and a blurred bit,
     which bleeds into its neighbours along the cell's edges, is still read right. Only
     ``wanted`` ids count, and one seen twice in the box is dropped. Error correction stays off,
-    so this pass cannot read a marker the whole picture read as another id.
+    so this pass cannot read a marker the whole picture read as another id. ``margins``: the
+    share of each cell's side left out on every side when its bit is read (None: OpenCV's
+    0.13), one after the other, each with every threshold window, until every wanted id is
+    found (an id seen twice in any of them stays dropped).
     """
     g = grey(image)
     x0, y0 = max(int(box[0]), 0), max(int(box[1]), 0)
@@ -264,16 +271,17 @@ def detect_closer(image: np.ndarray, box: tuple[int, int, int, int], wanted: Col
     rate = 4.0 * float(cfg["min_side_px"]) * scale / max(crop.shape)
     found: dict[int, np.ndarray] = {}
     twice: set[int] = set()
-    for window in cfg["windows"]:
-        det = _detector(int(window), int(cfg["closer_pixels_per_cell"]))
-        _set_min_perimeter(det, rate)
-        corners, ids, _ = det.detectMarkers(crop)
-        for m, quad in _once(corners, ids, wanted, twice).items():
-            found.setdefault(m, quad / scale + np.array([x0, y0], np.float32))
-        for m in twice:
-            found.pop(m, None)
-        if all(m in found or m in twice for m in wanted):
-            break
+    for margin in margins:
+        for window in cfg["windows"]:
+            det = _detector(int(window), int(cfg["closer_pixels_per_cell"]), margin=margin)
+            _set_min_perimeter(det, rate)
+            corners, ids, _ = det.detectMarkers(crop)
+            for m, quad in _once(corners, ids, wanted, twice).items():
+                found.setdefault(m, quad / scale + np.array([x0, y0], np.float32))
+            for m in twice:
+                found.pop(m, None)
+            if all(m in found or m in twice for m in wanted):
+                return found
     return found
 
 

@@ -430,6 +430,24 @@ def _off_its_lane(image: np.ndarray, looked: list[tuple[np.ndarray, WhiteBlack]]
     return None
 
 
+def _closer_margin() -> float:
+    """The share of each cell's side left out when the closer looks read a bit a second time
+    (``tiles.closer_margin``): a lone black cell among white ones, blurred, is dark only in its
+    middle."""
+    return float(section("tiles")["closer_margin"])
+
+
+def _closer(image: np.ndarray, box: tuple[int, int, int, int], wanted: list[int],
+            side: float) -> dict[int, np.ndarray]:
+    """:func:`markers.detect_closer` as before, then, for the ids it did not find, once more
+    with each bit read from the middle of its cell only (:func:`_closer_margin`): third art
+    g2501 t001's marker 12 reads only so, own art hown22021 t054's marker 12 only the first
+    way. Where a seat's or a board's other markers say the missing ones must be; not for the
+    seats none of whose tiles were read (every undecoded square of a tile's size is looked at
+    there: on a checkered cloth, over a thousand)."""
+    return markers.detect_closer(image, box, wanted, side, (None, _closer_margin()))
+
+
 def _all_parts(found: dict[int, np.ndarray]) -> bool:
     seats = {m // 3 for m in found}
     return all(markers.tile_id(s, p) in found for s in seats for p in range(3))
@@ -479,11 +497,50 @@ def find_markers(image: np.ndarray) -> tuple[dict[int, np.ndarray], dict[int, np
             x0, y0 = pts.min(axis=0) - pad * side
             x1, y1 = pts.max(axis=0) + pad * side
             box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
-            more = markers.detect_closer(image, box, missing, side)
+            more = _closer(image, box, missing, side)
             found.update(more)
             if not more:
                 break
+    corners.update(_missed_corners(image, found, corners, twice))
     return found, corners
+
+
+def _missed_corners(image: np.ndarray, found: dict[int, np.ndarray],
+                    corners: dict[int, np.ndarray], twice: set[int]) -> dict[int, np.ndarray]:
+    """Board corner markers the whole picture missed, of boards that show some of their corners
+    but too few to know where the board lies (fewer than three), or none while their seat's
+    tiles are in view, in a picture where other boards show corners: looked at closer
+    (:func:`markers.detect_closer`) in the box around the board's corners found and its seat's
+    tiles, reaching ``tiles.corner_pad`` marker sides farther (a board's corners lie at most its
+    diagonal apart). The whole picture stops looking once every seat's tiles are found, and
+    corner markers are as small and soft as the tiles': third art g2503 t002, seat 2's board
+    showed one corner of four, so its three tiles lay on no known board and were declined
+    (g2507 t018: seat 2's board none, its tiles found).
+    Only the board's missing ids count, error correction stays off and an id seen twice in the
+    picture is never taken, as for the tiles."""
+    if not corners:
+        # no board shows a corner: boards without corner markers, nothing to look for
+        return {}
+    pad = float(section("tiles")["corner_pad"])
+    more: dict[int, np.ndarray] = {}
+    seats = {(m - markers.BOARD_IDS.start) // 4 for m in corners} | {m // 3 for m in found}
+    for seat in sorted(seats):
+        ids = [markers.board_corner_id(seat, c) for c in range(4)]
+        have = [corners[m] for m in ids if m in corners]
+        if len(have) >= 3:
+            continue
+        missing = [m for m in ids if m not in corners and m not in twice]
+        if not missing:
+            continue
+        tiles_of_seat = [found[m] for m in (markers.tile_id(seat, p) for p in range(3))
+                         if m in found]
+        side = float(np.median([markers.side(q) for q in have or tiles_of_seat]))
+        pts = np.concatenate(have + tiles_of_seat)
+        x0, y0 = pts.min(axis=0) - pad * side
+        x1, y1 = pts.max(axis=0) + pad * side
+        box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+        more.update(_closer(image, box, missing, side))
+    return more
 
 
 def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
