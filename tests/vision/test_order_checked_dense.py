@@ -10,45 +10,28 @@ by the third art (`tests/vision/thirdart`) in g2501's style."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
-
 import cv2
 import numpy as np
 import pytest
 
-from tests.vision.thirdart.scenes import order_shot
-from tests.vision.thirdart.style import make_style
+from tests.vision.test_order_checked_table import checked_shot, is_the_card, order_config
 from vision import order
 from vision.errors import NoCardFound
-from vision.thresholds import section
 
 ASPECT = 1.37  # g2501's calibration cards' shape
 AREA = 0.07  # the smallest share of the picture its calibration cards covered
 
 
-@lru_cache(maxsize=4)
 def _shot(seed: int) -> np.ndarray:
-    # drawn once a seed (the tests only read the picture)
-    style = make_style(2501)
-    assert style.table == "cloth"
-    return order_shot(style, np.random.default_rng(seed), False, ("red", "green", "blue")).image
+    return checked_shot(2501, seed)
 
 
 def _dense_search_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    cfg: dict[str, Any] = {**section("order"), "texture_dense_share": 2.0}
-    real = section
-    monkeypatch.setattr(order, "section", lambda name: cfg if name == "order" else real(name))
+    order_config(monkeypatch, texture_dense_share=2.0)
 
 
 def _is_the_card(image: np.ndarray, found: np.ndarray, least: float) -> None:
-    tolerance = float(section("order")["aspect_tolerance"])
-    assert ASPECT * (1 - tolerance) <= order.card_aspect(found) <= ASPECT * (1 + tolerance)
-    card = order.warp_card(image, found)
-    assert order.paper_shown(card, order.default_masks()) >= \
-        float(section("order")["calibration_min_paper"])
-    h, w = image.shape[:2]
-    assert float(cv2.contourArea(found)) >= least * h * w
+    is_the_card(image, found, ASPECT, least)
 
 
 @pytest.mark.parametrize("seed", [2, 7])

@@ -27,32 +27,47 @@ ASPECT = 1.48  # d2314's calibration cards' shape
 AREA = 0.09  # the smallest share of the picture its calibration cards covered
 
 
-@lru_cache(maxsize=4)
-def _shot(seed: int) -> np.ndarray:
-    # drawn once a seed (the tests only read the picture)
-    style = make_style(2314)
+@lru_cache(maxsize=8)
+def checked_shot(style_seed: int, seed: int) -> np.ndarray:
+    """An order card (red, green, blue) held over the checked cloth of third-art set
+    ``style_seed``, drawn once a seed (the tests only read the picture)."""
+    style = make_style(style_seed)
     assert style.table == "cloth"
     return order_shot(style, np.random.default_rng(seed), False, ("red", "green", "blue")).image
 
 
-def _texture(monkeypatch: pytest.MonkeyPatch, region: float) -> None:
-    cfg: dict[str, Any] = {**section("order"), "texture_region": region}
+def order_config(monkeypatch: pytest.MonkeyPatch, **keys: Any) -> None:
+    """The order reader's thresholds with ``keys`` set otherwise."""
+    cfg: dict[str, Any] = {**section("order"), **keys}
     real = section
     monkeypatch.setattr(order, "section", lambda name: cfg if name == "order" else real(name))
+
+
+def is_the_card(image: np.ndarray, found: np.ndarray, aspect: float, least: float) -> None:
+    """That ``found`` is the card itself: its calibration cards' shape (``aspect``), paper
+    round a robot whose three parts show their colours, covering at least ``least`` of the
+    picture."""
+    tolerance = float(section("order")["aspect_tolerance"])
+    assert aspect * (1 - tolerance) <= order.card_aspect(found) <= aspect * (1 + tolerance)
+    card = order.warp_card(image, found)
+    assert order.paper_shown(card, order.default_masks()) >= \
+        float(section("order")["calibration_min_paper"])
+    h, w = image.shape[:2]
+    assert float(cv2.contourArea(found)) >= least * h * w
+
+
+def _shot(seed: int) -> np.ndarray:
+    return checked_shot(2314, seed)
+
+
+def _texture(monkeypatch: pytest.MonkeyPatch, region: float) -> None:
+    order_config(monkeypatch, texture_region=region)
 
 
 @pytest.mark.parametrize("seed", [2, 4])
 def test_a_card_on_a_checked_cloth_is_found(seed: int) -> None:
     image = _shot(seed)
-    found = order.find_card(image, ASPECT, AREA)
-    tolerance = float(section("order")["aspect_tolerance"])
-    assert ASPECT * (1 - tolerance) <= order.card_aspect(found) <= ASPECT * (1 + tolerance)
-    # the card itself: paper round a robot whose three parts show their colours
-    card = order.warp_card(image, found)
-    assert order.paper_shown(card, order.default_masks()) >= \
-        float(section("order")["calibration_min_paper"])
-    h, w = image.shape[:2]
-    assert float(cv2.contourArea(found)) >= 0.5 * AREA * h * w
+    is_the_card(image, order.find_card(image, ASPECT, AREA), ASPECT, 0.5 * AREA)
 
 
 @pytest.mark.parametrize("seed", [2, 4])

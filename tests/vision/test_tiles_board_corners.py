@@ -13,10 +13,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from tests.vision.test_tiles_closer_look import _board, _tile
+from tests.vision.test_tiles_closer_look import _board, _table_scene, _tile
 from vision import markers, tiles
 from vision.calibration import Calibration
-from vision.synth import draw, scenes
 from vision.synth.scenes import Style
 
 X0, Y0, LANE_W, LANE_H = 400, 200, 90, 300
@@ -28,14 +27,8 @@ AT = [(X0 - 30.0, Y0 - 30.0), (X0 + 4 * LANE_W + 30.0, Y0 - 30.0),
 def _scene(style: Style, poor: list[int], sigma: float = 1.3) -> np.ndarray:
     """Seat 0's tiles on its board (red, blue, yellow lanes), the board's corner markers ``poor``
     small and out of focus (``sigma``); seat 1's tiles put aside on a table of the green lane's
-    colour."""
-    img = np.zeros((720, 1280, 3), np.uint8)
-    img[:] = style.colours["green"]
-    cv2.rectangle(img, (X0 - 60, Y0 - 60), (X0 + 4 * LANE_W + 60, Y0 + LANE_H + 60),
-                  (200, 200, 200), -1)
-    for i, name in enumerate(("red", "green", "blue", "yellow")):
-        cv2.rectangle(img, (X0 + i * LANE_W, Y0), (X0 + (i + 1) * LANE_W - 1, Y0 + LANE_H),
-                      style.colours[name], -1)
+    colour (the closer-look tests' scene, its corners drawn here)."""
+    img = _table_scene(style, corners=False)
     for c, centre in enumerate(AT):
         if c not in poor:
             _tile(img, markers.board_corner_id(0, c), 36, 0, centre)
@@ -46,17 +39,6 @@ def _scene(style: Style, poor: list[int], sigma: float = 1.3) -> np.ndarray:
         near = np.zeros(img.shape[:2], np.uint8)
         cv2.circle(near, (int(centre[0]), int(centre[1])), 30, 255, -1)
         img[near > 0] = blurred[near > 0]
-    for part, lane in enumerate((0, 2, 3)):
-        patch = scenes.tile_patch(style, markers.tile_id(0, part), 8)
-        k = 48 / patch.shape[0]
-        centre = (X0 + (lane + 0.5) * LANE_W, Y0 + (part + 0.5) * LANE_H / 3)
-        draw.paste(img, patch, draw.place(patch.shape[1] * k, patch.shape[0] * k, *centre, 0)
-                   @ draw.scale(k))
-    for part in range(3):
-        patch = scenes.tile_patch(style, markers.tile_id(1, part), 8)
-        k = 48 / patch.shape[0]
-        draw.paste(img, patch, draw.place(patch.shape[1] * k, patch.shape[0] * k, 1000.0,
-                                          250.0 + 90 * part, 8) @ draw.scale(k))
     return img
 
 
