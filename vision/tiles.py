@@ -567,6 +567,7 @@ def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
     more: dict[int, np.ndarray] = {}
     dropped: set[int] = set()
     reach = float(cfg["missed_reach"])
+    grey: np.ndarray | None = None  # (converted once, when a square is first weighed)
     for quad in rejected:
         size = markers.side(quad)
         if not lo * side <= size <= hi * side:
@@ -578,6 +579,14 @@ def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
         # the passes see one square again and again: looked at once
         if any(float(np.linalg.norm(centre - c)) < 0.5 * size for c in looked):
             continue
+        # a marker shows black and white bits inside its border; a square of a checked cloth
+        # is one colour (third art g2501: 1,470 such squares a picture, each looked at closer,
+        # 5-8 s a picture here and minutes on a Pi, none a marker; their middles spread 1-3
+        # grey levels, the markers of other art 11513 t001 78-86)
+        if grey is None:
+            grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        if _inner_spread(grey, quad) < float(cfg["missed_inner_spread"]):
+            continue
         looked.append(centre)
         x0, y0 = centre - reach * size
         x1, y1 = centre + reach * size
@@ -588,6 +597,17 @@ def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
                 dropped.add(m)
             more.setdefault(m, q)
     return {m: q for m, q in more.items() if m not in dropped}
+
+
+def _inner_spread(grey: np.ndarray, quad: np.ndarray) -> float:
+    """How much the picture's ``grey`` varies (its standard deviation) over the middle of the
+    square outline ``quad`` (its inner 5/8, inside where a marker's black border lies)."""
+    n = 32
+    to = cv2.getPerspectiveTransform(np.asarray(quad, np.float32),
+                                     np.array([[0, 0], [n - 1, 0], [n - 1, n - 1], [0, n - 1]],
+                                              np.float32))
+    square = cv2.warpPerspective(grey, to, (n, n), flags=cv2.INTER_LINEAR)
+    return float(square[6:n - 6, 6:n - 6].std())
 
 
 def boards(corners: dict[int, np.ndarray]) -> list[np.ndarray]:
