@@ -567,25 +567,25 @@ def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
     more: dict[int, np.ndarray] = {}
     dropped: set[int] = set()
     reach = float(cfg["missed_reach"])
-    grey: np.ndarray | None = None  # (converted once, when a square is first weighed)
-    for quad in rejected:
+    sized = [q for q in rejected if lo * side <= markers.side(q) <= hi * side]
+    if len(sized) > int(cfg["missed_most"]):
+        # more such squares than a table's markers: the table itself is squares (a checked
+        # cloth), and only the squares showing bits are looked at closer. A marker's are black
+        # and white, a check is one colour (third art g2501: 1,470 squares a picture, each
+        # looked at closer, 5-8 s a picture here and minutes on a Pi, none a marker; their
+        # middles spread 1-3 grey levels). Where there are few, every one is looked around: a
+        # blank square beside a marker leads to it (f2432 t014, g2477 t008, spread 2-3)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        least = float(cfg["missed_inner_spread"])
+        sized = [q for q in sized if _inner_spread(grey, q) >= least]
+    for quad in sized:
         size = markers.side(quad)
-        if not lo * side <= size <= hi * side:
-            continue
         centre = quad.mean(axis=0)
         if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])),
                                     False) >= 0 for k in known):
             continue
         # the passes see one square again and again: looked at once
         if any(float(np.linalg.norm(centre - c)) < 0.5 * size for c in looked):
-            continue
-        # a marker shows black and white bits inside its border; a square of a checked cloth
-        # is one colour (third art g2501: 1,470 such squares a picture, each looked at closer,
-        # 5-8 s a picture here and minutes on a Pi, none a marker; their middles spread 1-3
-        # grey levels, the markers of other art 11513 t001 78-86)
-        if grey is None:
-            grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        if _inner_spread(grey, quad) < float(cfg["missed_inner_spread"]):
             continue
         looked.append(centre)
         x0, y0 = centre - reach * size

@@ -1,9 +1,11 @@
-"""Tiles of a seat the whole picture read none of are looked for again closer in the square
-outlines the detector could not decode (:func:`vision.tiles._missed_seats`), but only in those
-whose middle shows bits: a marker's middle is black and white, a checked cloth's square one
-colour (``tiles.missed_inner_spread``). Third art g2501 (fine navy and white checks) had 1,470
-such squares of a tile's size in a picture, each looked at closer: 5-8 s a tiles picture here,
-minutes on a Pi, and none of them a marker."""
+"""Tiles of a seat the whole picture read none of are looked for again closer around the square
+outlines the detector could not decode (:func:`vision.tiles._missed_seats`). Where there are
+more such squares than a table's markers (``tiles.missed_most``: a checked cloth), only those
+whose middle shows bits are: a marker's middle is black and white, a check one colour
+(``tiles.missed_inner_spread``). Third art g2501 (fine navy and white checks) had 1,470 such
+squares of a tile's size in a picture, each looked at closer: 5-8 s a tiles picture here,
+minutes on a Pi, and none of them a marker. Where there are few, each is looked around: a blank
+square beside a marker led to it (third art f2432 t014, g2477 t008)."""
 
 from __future__ import annotations
 
@@ -29,15 +31,15 @@ def _square(centre: tuple[float, float], side: float = SIDE) -> np.ndarray:
 
 def _picture() -> tuple[np.ndarray, dict[int, np.ndarray], np.ndarray, list[np.ndarray]]:
     """Seat 0's tiles read; seat 1's first tile not read (its outline among the rejected), and
-    twenty one-colour squares of a tile's size on the table beside (a checked cloth's)."""
+    56 one-colour squares of a tile's size on the table beside (a checked cloth's)."""
     img = _board()
     found = {m: _tile(img, m, SIDE, 0, c)
              for m, c in zip((0, 1, 2), ((560.0, 300.0), (680.0, 360.0), (740.0, 420.0)),
                              strict=True)}
     marker = _tile(img, 3, SIDE, 0, (300.0, 300.0))
     checks = []
-    for k in range(20):
-        centre = (900.0 + 60 * (k % 5), 150.0 + 60 * (k // 5))
+    for k in range(56):
+        centre = (860.0 + 55 * (k % 7), 60.0 + 55 * (k // 7))
         cv2.rectangle(img, (int(centre[0] - SIDE / 2), int(centre[1] - SIDE / 2)),
                       (int(centre[0] + SIDE / 2), int(centre[1] + SIDE / 2)), (40, 30, 20), -1)
         checks.append(_square(centre))
@@ -70,6 +72,7 @@ def test_a_marker_shows_bits_a_check_does_not() -> None:
 def test_only_the_squares_showing_bits_are_looked_at_closer(
         monkeypatch: pytest.MonkeyPatch) -> None:
     img, found, marker, checks = _picture()
+    assert len(checks) > int(section("tiles")["missed_most"])
     boxes = _looked_at(monkeypatch, img, found, [*checks, marker])
     assert len(boxes) == 1
     x0, y0, x1, y1 = boxes[0]
@@ -77,3 +80,8 @@ def test_only_the_squares_showing_bits_are_looked_at_closer(
     # with the test off, every check is looked at too
     monkeypatch.setitem(section("tiles"), "missed_inner_spread", 0.0)
     assert len(_looked_at(monkeypatch, img, found, [*checks, marker])) == len(checks) + 1
+
+
+def test_a_few_squares_are_each_looked_around(monkeypatch: pytest.MonkeyPatch) -> None:
+    img, found, marker, checks = _picture()
+    assert len(_looked_at(monkeypatch, img, found, [*checks[:5], marker])) == 6
