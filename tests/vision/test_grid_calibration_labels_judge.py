@@ -4,8 +4,8 @@
 the other pictures' cells at least as well there as at the markers' area.
 
 On blind third art g2505 (pale cards on a pale mat) the outline boxes sat on the numerals, and
-two of eight calibration pictures were moved 0.4 of a cell, the cards "confirming" it. Their
-cards came first (``registered_first``) and cut every value's templates across two cards; test
+one of its four grid calibration pictures was moved 0.45 of a cell, the cards "confirming" it.
+Its cards came first (``registered_first``) and cut every value's templates across two cards; test
 pictures moved alike then fitted those templates better than at the markers' area, and six cards
 of one grid were read as 0 (1, 3, 16 of 20 grids exact, wrong, declined; 18, 0, 2 once the
 labels judged the two calibration pictures)."""

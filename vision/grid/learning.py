@@ -146,8 +146,8 @@ def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
     A correction moving a cell more than ``calibration_labels_judge_move`` of a cell is kept only
     where the labels agree: the picture's cells, labelled, are told apart by the other pictures'
     cells (each at its own area) at least as well there as at the markers' area. On pale cards
-    on a pale mat the outline boxes sit on the numerals, and two of blind third art g2505's eight
-    pictures were moved 0.4 of a cell, the cards confirming it; their cards, registered, came
+    on a pale mat the outline boxes sit on the numerals, and one of blind third art g2505's four
+    grid pictures was moved 0.45 of a cell, the cards confirming it; its cards, registered, came
     first and cut every value's templates across two cards, and test pictures moved alike were
     read to fit them (six cards read as 0 in one grid)."""
     cfg = section("grid")
