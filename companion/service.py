@@ -229,6 +229,10 @@ class TableService:
             session = TableSession(setup, events, self._recorder(row.id), self.confidence)
         except (CompanionError, KeyError, TypeError, ValueError) as exc:
             raise JournalError(f"game {row.id} in the journal cannot be resumed ({exc})") from None
+        if session.state.finished:
+            # The power went between the game's last event and its "finished" mark. Show its
+            # results once more, but close it, or a later resume would pick it up again.
+            self.journal.set_status(row.id, "finished")
         self._attach(row.id, session)
         self._carry_out(session.restore_effects())
         return session

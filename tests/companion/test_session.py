@@ -266,3 +266,39 @@ def test_bad_robot_master_setups_are_refused(bad: str) -> None:
 
     with pytest.raises(RuleError):
         TableSession(RobotMasterSetup("Ann", bad))
+
+
+def test_a_game_killed_after_its_last_event_is_not_resumed_after_a_later_game(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """kill -9 between a game's last event and its "finished" mark left it "playing" for ever.
+
+    The next game then finished properly, and a later resume picked the old game up again
+    (the most recent game still marked playing), at its game-over step.
+    """
+    import random
+
+    from companion.generate_robo_factory import random_record
+    from companion.script import script_for
+
+    path = tmp_path / "j.sqlite3"
+    first_setup, first = script_for(random_record(random.Random(1), players=3))
+    second_setup, second = script_for(random_record(random.Random(2), players=4))
+
+    journal = Journal(path)
+    game = journal.new_game(first_setup.to_json())
+    for command in first:
+        journal.append(game, command.to_json())  # the kill came before set_status
+    journal.close()
+
+    service = TableService(Journal(path))
+    session = service.resume()
+    # the power came back at the results: they are still shown, and the game is now closed
+    assert session is not None and session.state.finished
+    assert service.journal.game(game).status == "finished"
+    service.new_game(second_setup)
+    for command in second:
+        assert service.submit(command).accepted
+    service.close()
+
+    again = TableService(Journal(path))
+    assert again.resume() is None
+    again.close()
