@@ -129,6 +129,46 @@ def read_part(image: np.ndarray, quad: np.ndarray, look: TilesLook,
     return None, max(0.0, share - runner_up)
 
 
+def brighter(model: ColourModel, gain: float) -> ColourModel:
+    """``model`` as its colours look lit ``gain`` times brighter than in calibration, beside a
+    marker whose white print the camera clips: each colour's mean (turned back into the
+    white-balanced BGR it stands for) scaled by ``gain`` and clipped at the print's white (1.0),
+    the spreads and the background kept. A bright yellow lane's red clips first, its green
+    catches up, and its chromaticity moves towards green: third art g2477 t015's lane at green
+    share 0.48 against the learnt 0.40, classed as background, read at gains 1.25 and 1.5."""
+    weight = float(section("colour")["brightness_weight"])
+    f = model.means.astype(np.float64)
+    total = 3.0 * f[:, 2] / weight  # the channels' sum plus the 0.05 features() adds
+    b, g = f[:, 0] * total, f[:, 1] * total
+    r = total - 0.05 - b - g
+    lit = np.clip(gain * np.stack([b, g, r], axis=1), 0.0, 1.0)
+    return ColourModel(model.names, features(lit).astype(model.means.dtype), model.covs,
+                       model.background_means, model.background_covs)
+
+
+def read_part_lit(image: np.ndarray, quad: np.ndarray, look: TilesLook,
+                  wb: WhiteBlack | None = None) -> tuple[str | None, float, TilesLook]:
+    """:func:`read_part`, and where it reads nothing, again as the lanes would look lit
+    brighter than in calibration (:func:`brighter`, ``tiles.brighter_gains`` one after the
+    other, each the whole :func:`read_part` with its rings' and rays' bars): read only when the
+    gains that read a colour all read the same one. Also the look that read it (the lane checks
+    then judge the lane in the same colours)."""
+    colour, conf = read_part(image, quad, look, wb)
+    if colour is not None:
+        return colour, conf, look
+    if wb is None:
+        wb = markers.white_black(image, quad)
+    reads: list[tuple[str, float, TilesLook]] = []
+    for gain in section("tiles")["brighter_gains"]:
+        lit = TilesLook(look.radii, brighter(look.model, float(gain)), look.lane_area)
+        c, k = read_part(image, quad, lit, wb)
+        if c is not None:
+            reads.append((c, k, lit))
+    if reads and all(c == reads[0][0] for c, _, _ in reads):
+        return reads[0]
+    return None, conf, look
+
+
 @functools.lru_cache(maxsize=4)
 def _lane_grid(reach: float, step: float) -> tuple[np.ndarray, np.ndarray]:
     """The lane window's sample points (n*n, 1, 2, marker sides) and each one's distance from
@@ -481,9 +521,32 @@ def find_markers(image: np.ndarray) -> tuple[dict[int, np.ndarray], dict[int, np
                                 rejected=rejected)
     found = {m: q for m, q in everything.items() if m in markers.TILE_IDS}
     corners = {m: q for m, q in everything.items() if m in markers.BOARD_IDS}
+    cfg = section("tiles")
+    pad = float(cfg["closer_pad"])
     found.update(_missed_seats(image, found, corners, rejected, twice))
-    pad = float(section("tiles")["closer_pad"])
-    for seat in sorted({m // 3 for m in found}):
+    seats = {m // 3 for m in found}
+    _complete_seats(image, found, twice, seats, pad)
+    corners.update(_missed_corners(image, found, corners, twice))
+    # then, for what those looks left (the tiles26 round), only ever after them: their boxes
+    # stay as they were, and a marker they found stays found (detection in a box is not
+    # monotone in the box: a larger one may miss a blurred marker a smaller one read)
+    before = set(found)
+    found.update(_missed_seats(image, found, corners, rejected, twice, paper=True))
+    found.update(_boards_without_tiles(image, found, corners, twice))
+    _complete_seats(image, found, twice, {m // 3 for m in found} - seats, pad)
+    _complete_seats(image, found, twice, {m // 3 for m in found},
+                    float(cfg["closer_pad_far"]))
+    if set(found) != before:
+        # the boards of the seats found so (only boards showing too few corners are looked at)
+        corners.update(_missed_corners(image, found, corners, twice))
+    return found, corners
+
+
+def _complete_seats(image: np.ndarray, found: dict[int, np.ndarray], twice: set[int],
+                    seats: set[int], pad: float) -> None:
+    """The closer look for each of ``seats`` that shows some of its tiles but not all, within
+    ``pad`` marker sides of them (see :func:`find_tiles`); ``found`` gains what it finds."""
+    for seat in sorted(seats):
         ids = [markers.tile_id(seat, part) for part in range(3)]
         # a tile found by the closer look says again where the last one must be (the box
         # around one tile may not reach the far end of the board)
@@ -501,8 +564,40 @@ def find_markers(image: np.ndarray) -> tuple[dict[int, np.ndarray], dict[int, np
             found.update(more)
             if not more:
                 break
-    corners.update(_missed_corners(image, found, corners, twice))
-    return found, corners
+
+
+def _boards_without_tiles(image: np.ndarray, found: dict[int, np.ndarray],
+                          corners: dict[int, np.ndarray], twice: set[int]
+                          ) -> dict[int, np.ndarray]:
+    """Tiles of seats none of whose tiles the picture read, on a board showing at least three
+    of its corner markers (where the board lies is known): looked at closer
+    (:func:`markers.detect_closer`) in the box around the board's corner markers, for that
+    seat's ids only. Third art g2505 t014: seat 2's board showed its four corners and its three
+    tiles, on a bright yellow lane, were read by none of the whole picture's passes (it stops
+    once every seat it saw has its three tiles), all three in the board's box. Error correction
+    stays off and an id seen twice in the picture is never taken, as for the other looks."""
+    more: dict[int, np.ndarray] = {}
+    seen = {m // 3 for m in found}
+    sides = [markers.side(q) for q in found.values()]
+    for seat in range(len(markers.TILE_IDS) // 3):
+        if seat in seen:
+            continue
+        ids = [markers.board_corner_id(seat, c) for c in range(4)]
+        have = [corners[m] for m in ids if m in corners]
+        if len(have) < 3:
+            continue
+        wanted = [markers.tile_id(seat, p) for p in range(3)]
+        wanted = [m for m in wanted if m not in twice]
+        if not wanted:
+            continue
+        # the tiles' own size where some were found (corner markers may be printed smaller)
+        side = float(np.median(sides or [markers.side(q) for q in have]))
+        pts = np.concatenate(have)
+        x0, y0 = pts.min(axis=0)
+        x1, y1 = pts.max(axis=0)
+        box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+        more.update(_closer(image, box, wanted, side))
+    return more
 
 
 def _missed_corners(image: np.ndarray, found: dict[int, np.ndarray],
@@ -545,12 +640,13 @@ def _missed_corners(image: np.ndarray, found: dict[int, np.ndarray],
 
 def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
                   corners: dict[int, np.ndarray], rejected: list[np.ndarray],
-                  twice: set[int]) -> dict[int, np.ndarray]:
+                  twice: set[int], paper: bool = False) -> dict[int, np.ndarray]:
     """Tiles of seats none of whose tiles the whole picture read: the detector saw their
     squares but read no id from them (other art 11513 t001: three markers of 26 px turned
     a little, their bits misread at 4 pixels a cell, read at 8). Each square outline it could
     not decode that is about the size of the tiles found (``tiles.missed_side``, times their
-    median side) and lies on no marker found is looked at again closer
+    median side; with ``paper``, above that up to ``tiles.missed_side_paper``: the tile's paper
+    round its marker) and lies on no marker found is looked at again closer
     (:func:`markers.detect_closer`), for the tiles of seats with no tile found only; an id
     read in two places is dropped. The seats so found are then completed as any other."""
     cfg = section("tiles")
@@ -561,13 +657,17 @@ def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
     if not wanted:
         return {}
     side = float(np.median([markers.side(q) for q in found.values()]))
-    lo, hi = (float(x) for x in cfg["missed_side"])
     known = [*found.values(), *corners.values()]
     looked: list[np.ndarray] = []
     more: dict[int, np.ndarray] = {}
     dropped: set[int] = set()
     reach = float(cfg["missed_reach"])
-    sized = [q for q in rejected if lo * side <= markers.side(q) <= hi * side]
+    lo, hi = (float(x) for x in cfg["missed_side"])
+    if paper:
+        lo, hi = hi, float(cfg["missed_side_paper"])
+    # (the second look leaves out the squares the first looked at)
+    sized = [q for q in rejected if markers.side(q) <= hi * side
+             and (lo * side < markers.side(q) if paper else lo * side <= markers.side(q))]
     if len(sized) > int(cfg["missed_most"]):
         # more such squares than a table's markers: the table itself is squares (a checked
         # cloth), and only the squares showing bits are looked at closer. A marker's are black
@@ -643,6 +743,8 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
         colours: list[str | None] = []
         confidences: list[float] = []
         looked: list[tuple[np.ndarray, WhiteBlack]] = []
+        # the look each part was read with (a lane lit brighter than calibration's: another)
+        looks: list[TilesLook] = []
         for part in range(3):
             quad = found.get(markers.tile_id(seat, part))
             if quad is None or (board_quads is not None and not _on_a_board(quad, board_quads)):
@@ -651,17 +753,22 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
                 continue
             # the marker's white and black, once for every look at this part
             wb = markers.white_black(image, quad)
-            colour, conf = read_part(image, quad, look, wb)
+            colour, conf, part_look = read_part_lit(image, quad, look, wb)
             colours.append(colour)
             confidences.append(round(conf, 3))
             looked.append((quad, wb))
+            looks.append(part_look)
         if all(c is not None for c in colours):
             # two parts of one colour lie on the board's one lane of it: a tile put aside
             # beside the board, on a table near that colour (dark green felt at the picture's
-            # edge), is joined to the other by a line over the board's other lanes
-            off = _off_its_lane(image, looked, colours, look)
-            if off is not None:
-                colours[off] = None
+            # edge), is joined to the other by a line over the board's other lanes. Judged in
+            # every look a part was read with (a lane lit brighter is another lane's colour
+            # only in the brighter look)
+            for each in [look] + [k for k in looks if k is not look]:
+                off = _off_its_lane(image, looked, colours, each)
+                if off is not None:
+                    colours[off] = None
+                    break
         if board_quads is None and all(c is not None for c in colours):
             # no board corner markers: the lane's own size tells it from a table of its colour
             # (a tile put aside on green felt read green). Asked only of a seat whose three
@@ -669,7 +776,8 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
             # and no further than the first part that fails it; the confidences stand
             for part, (quad, wb) in enumerate(looked):
                 colour = colours[part]
-                if colour is not None and not _on_a_lane(image, quad, look, colour, wb):
+                if colour is not None and not _on_a_lane(image, quad, looks[part], colour,
+                                                          wb):
                     colours[part] = None
                     break
         parts = (confidences[0], confidences[1], confidences[2])
