@@ -1,0 +1,120 @@
+"""The tiles26 round: lanes lit brighter than in calibration, and markers the looks left.
+
+Third art g2475, g2477, g2487 and t2: bright yellow lanes beside tiles whose white print the
+camera clips. The lane's red clips first and its green catches up, so its chromaticity moves
+towards green (green share 0.47-0.48 against the learnt 0.39-0.40) and the rings class it as
+background or none: the seat was declined. A part the rings and rays leave unread is now read
+again as the colours would look lit ``tiles.brighter_gains`` times brighter, clipped at the
+print's white (:func:`vision.tiles.brighter`), only when every gain that reads a colour reads
+the same one, and the lane checks then judge the lane in the same colours.
+
+Third art g2475 t016, e2403 t007, t6 t020: a seat's markers read by none of the picture's
+passes, the undecoded squares seen round them the tiles' paper (1.42-1.68 of the tiles' side,
+above ``tiles.missed_side``): such squares are looked at closer after the first look
+(``tiles.missed_side_paper``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.vision.test_tiles_felt import DISPLAY, LANES, NAMES, PAPER, _bgr, _board, _paste_tile
+from tests.vision.test_tiles_missed_seat import LEFT, _two_seats
+from vision import markers, tiles
+from vision.colour import ColourModel, features
+from vision.thresholds import section
+
+#: a saturated yellow lane, as third art's (BGR shares of the tile's white: little blue) ...
+YELLOW = (0.05, 0.62, 0.93)
+#: ... lit 1.7 times brighter, its red and green clipped at the print's white
+LEMON = tuple(float(v) for v in np.clip(1.7 * np.array(YELLOW), 0.0, 1.0))
+
+
+def _look() -> tiles.TilesLook:
+    """Calibration on the lanes of test_tiles_felt, the yellow one :data:`YELLOW`."""
+    rng = np.random.default_rng(12)
+    lanes = {**LANES, "yellow": YELLOW}
+    samples = {n: np.array(c) + rng.normal(0, 0.02, (400, 3)) for n, c in lanes.items()}
+    model = ColourModel.fit(samples, ColourModel.default(NAMES, DISPLAY))
+    paper = np.array(PAPER) + rng.normal(0, 0.02, (800, 3))
+    return tiles.TilesLook([1.5, 1.6, 1.7],
+                           model.with_background(np.concatenate([*samples.values(), paper])))
+
+
+def _lemon_scene(aside: bool = False) -> np.ndarray:
+    """Seat 0's tiles on a board's yellow (lit brighter), red and blue lanes, or (``aside``)
+    the yellow tile on a table of the brighter yellow beside the board."""
+    img = np.zeros((720, 1280, 3), np.uint8)
+    img[:] = _bgr(LEMON if aside else (0.3, 0.3, 0.3))
+    middles = _board(img, 500, 200)
+    x0, x1 = round(middles[3][0] - 36), round(middles[3][0] + 36)
+    if not aside:
+        img[220:400, x0:x1] = _bgr(LEMON)
+    for part, lane in enumerate((3, 0, 2)):
+        x, y = middles[lane]
+        if aside and part == 0:
+            x, y = 300.0, 300.0
+        _paste_tile(img, markers.tile_id(0, part), (x, y))
+    return img
+
+
+def test_brighter_moves_a_clipped_yellow_towards_green() -> None:
+    look = _look()
+    yellow = NAMES.index("yellow")
+    lit = tiles.brighter(look.model, 1.7)
+    # the learnt yellow, lit and clipped, is where the brighter lane's colour lies
+    want = features(np.array([LEMON], np.float32))[0]
+    assert np.abs(lit.means[yellow] - want).max() < 0.02
+    assert lit.means[yellow][1] > look.model.means[yellow][1] + 0.03
+    # the spreads and the background stay
+    assert np.array_equal(lit.covs, look.model.covs)
+    assert np.array_equal(lit.background_means, look.model.background_means)
+    # gain 1 is the model itself, up to the round trip through BGR
+    assert np.abs(tiles.brighter(look.model, 1.0).means - look.model.means).max() < 1e-4
+
+
+def test_a_lane_lit_brighter_than_calibration_is_read() -> None:
+    look = _look()
+    img = _lemon_scene()
+    found = tiles.find_tiles(img)
+    quad = found[markers.tile_id(0, 0)]
+    # the rings and rays alone leave the brighter lane unread (else this test shows nothing)
+    assert tiles.read_part(img, quad, look)[0] is None
+    colour, _, lit = tiles.read_part_lit(img, quad, look)
+    assert colour == "yellow" and lit is not look
+    assert tiles.read_tiles(img, look).robots[0].robot == "yellow-red-blue"
+    # a part the rings read is read as before, with the calibration's look
+    red = found[markers.tile_id(0, 1)]
+    assert tiles.read_part_lit(img, red, look)[::2] == ("red", look)
+
+
+def test_a_table_of_the_brighter_colour_is_still_no_lane() -> None:
+    look = _look()
+    on_board = _lemon_scene()
+    found = tiles.find_tiles(on_board)
+    look.lane_area = max(tiles.lane_area(on_board, found[markers.tile_id(0, p)], look, c)
+                         for p, c in ((1, 0), (2, 2)))
+    img = _lemon_scene(aside=True)
+    quad = tiles.find_tiles(img)[markers.tile_id(0, 0)]
+    assert tiles.read_part_lit(img, quad, look)[0] == "yellow"
+    # the lane-size check judges the table in the brighter look: it runs on all round
+    assert tiles.read_tiles(img, look).robots[0].robot is None
+
+
+def test_a_tiles_paper_square_is_looked_at_after_the_first_look() -> None:
+    img = _two_seats()
+    found = markers.detect(img, markers.TILE_IDS)
+    side = float(np.median([markers.side(q) for q in found.values()]))
+    lo, hi = (float(x) for x in section("tiles")["missed_side"])
+    paper = float(section("tiles")["missed_side_paper"])
+    half = (hi + paper) / 4 * side  # a square between the two tops
+    x, y = LEFT[0]
+    square = np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half],
+                       [x - half, y + half]], np.float32)
+    assert tiles._missed_seats(img, found, {}, [square], set()) == {}
+    assert sorted(tiles._missed_seats(img, found, {}, [square], set(), paper=True)) == [3]
+    # a square the first look takes is not looked at again
+    small = (square - np.array([x, y], np.float32)) * (lo + hi) / (hi + paper) \
+        + np.array([x, y], np.float32)
+    assert sorted(tiles._missed_seats(img, found, {}, [small], set())) == [3]
+    assert tiles._missed_seats(img, found, {}, [small], set(), paper=True) == {}
