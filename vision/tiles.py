@@ -536,6 +536,9 @@ def find_markers(image: np.ndarray) -> tuple[dict[int, np.ndarray], dict[int, np
     _complete_seats(image, found, twice, {m // 3 for m in found} - seats, pad)
     _complete_seats(image, found, twice, {m // 3 for m in found},
                     float(cfg["closer_pad_far"]))
+    if not found:
+        found.update(_no_tile_found(image, corners, rejected, twice))
+        _complete_seats(image, found, twice, {m // 3 for m in found}, pad)
     if set(found) != before:
         # the boards of the seats found so (only boards showing too few corners are looked at)
         corners.update(_missed_corners(image, found, corners, twice))
@@ -658,16 +661,25 @@ def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
         return {}
     side = float(np.median([markers.side(q) for q in found.values()]))
     known = [*found.values(), *corners.values()]
-    looked: list[np.ndarray] = []
-    more: dict[int, np.ndarray] = {}
-    dropped: set[int] = set()
-    reach = float(cfg["missed_reach"])
     lo, hi = (float(x) for x in cfg["missed_side"])
     if paper:
         lo, hi = hi, float(cfg["missed_side_paper"])
     # (the second look leaves out the squares the first looked at)
     sized = [q for q in rejected if markers.side(q) <= hi * side
              and (lo * side < markers.side(q) if paper else lo * side <= markers.side(q))]
+    return _look_at_squares(image, sized, known, wanted)
+
+
+def _look_at_squares(image: np.ndarray, sized: list[np.ndarray], known: list[np.ndarray],
+                     wanted: list[int]) -> dict[int, np.ndarray]:
+    """Each square outline of ``sized`` (undecoded by the detector) that lies on none of the
+    markers ``known`` looked at closer for the ``wanted`` ids (see :func:`_missed_seats`); an
+    id read in two places is dropped."""
+    cfg = section("tiles")
+    looked: list[np.ndarray] = []
+    more: dict[int, np.ndarray] = {}
+    dropped: set[int] = set()
+    reach = float(cfg["missed_reach"])
     if len(sized) > int(cfg["missed_most"]):
         # more such squares than a table's markers: the table itself is squares (a checked
         # cloth), and only the squares showing bits are looked at closer. A marker's are black
@@ -697,6 +709,19 @@ def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
                 dropped.add(m)
             more.setdefault(m, q)
     return {m: q for m, q in more.items() if m not in dropped}
+
+
+def _no_tile_found(image: np.ndarray, corners: dict[int, np.ndarray],
+                   rejected: list[np.ndarray], twice: set[int]) -> dict[int, np.ndarray]:
+    """Tiles of a picture in which no look found any: nothing says what size a tile is, so
+    every square outline the detector could not decode, up to ``tiles.alone_side`` of the
+    picture's longer side, is looked at closer (as :func:`_missed_seats` looks), for every
+    tile id. Third art g2446 t008, b2105 t003, g2476 t009: one seat in view, its three small
+    soft markers read by no pass of the whole picture, each in its own square's box."""
+    wanted = [m for m in markers.TILE_IDS if m not in twice]
+    most = float(section("tiles")["alone_side"]) * max(image.shape[:2])
+    sized = sorted((q for q in rejected if markers.side(q) <= most), key=markers.side)
+    return _look_at_squares(image, sized, list(corners.values()), wanted)
 
 
 def _inner_spread(grey: np.ndarray, quad: np.ndarray) -> float:

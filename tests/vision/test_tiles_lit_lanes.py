@@ -8,6 +8,9 @@ again as the colours would look lit ``tiles.brighter_gains`` times brighter, cli
 print's white (:func:`vision.tiles.brighter`), only when every gain that reads a colour reads
 the same one, and the lane checks then judge the lane in the same colours.
 
+Third art g2446 t008, b2105 t003, g2476 t009: no look found any tile, so nothing said what
+size one is: every undecoded square up to ``tiles.alone_side`` of the picture is looked at.
+
 Third art g2475 t016, e2403 t007, t6 t020: a seat's markers read by none of the picture's
 passes, the undecoded squares seen round them the tiles' paper (1.42-1.68 of the tiles' side,
 above ``tiles.missed_side``): such squares are looked at closer after the first look
@@ -16,8 +19,11 @@ above ``tiles.missed_side``): such squares are looked at closer after the first 
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
+from tests.vision.test_tiles_closer_look import _board as _closer_board
+from tests.vision.test_tiles_closer_look import _tile
 from tests.vision.test_tiles_felt import DISPLAY, LANES, NAMES, PAPER, _bgr, _board, _paste_tile
 from tests.vision.test_tiles_missed_seat import LEFT, _two_seats
 from vision import markers, tiles
@@ -118,3 +124,30 @@ def test_a_tiles_paper_square_is_looked_at_after_the_first_look() -> None:
         + np.array([x, y], np.float32)
     assert sorted(tiles._missed_seats(img, found, {}, [small], set())) == [3]
     assert tiles._missed_seats(img, found, {}, [small], set(), paper=True) == {}
+
+
+def _alone(side: float = 18, sigma: float = 1.5, angle: float = 10) -> np.ndarray:
+    """Only seat 1's tiles in view, small and out of focus (:func:`_two_seats` without seat 0)."""
+    img = _closer_board()
+    cv2.rectangle(img, (100, 250), (400, 470), (200, 120, 40), -1)
+    layer = img.copy()
+    for part, centre in enumerate(LEFT):
+        _tile(layer, markers.tile_id(1, part), side, angle, centre)
+    blurred = cv2.GaussianBlur(layer, (0, 0), sigma)
+    img[240:480, 90:410] = blurred[240:480, 90:410]
+    return img
+
+
+def test_a_picture_no_look_found_a_tile_in_has_its_squares_looked_at() -> None:
+    img = _alone()
+    rejected: list[np.ndarray] = []
+    # the whole picture reads no tile (else this test shows nothing), but sees their squares
+    assert markers.detect(img, markers.TILE_IDS, rejected=rejected) == {}
+    assert rejected
+    found = tiles.find_tiles(img)
+    # before the round: none (NoTilesFound); the third tile is the softest (no look reads it)
+    assert {3, 4} <= set(found) <= {3, 4, 5}
+    for m, quad in found.items():
+        assert np.linalg.norm(quad.mean(axis=0) - np.array(LEFT[m - 3])) < 2.0
+    # squares larger than tiles.alone_side of the picture are not looked at
+    assert tiles._no_tile_found(img, {}, [q * 40 for q in rejected], set()) == {}
