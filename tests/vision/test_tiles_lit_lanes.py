@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from tests.vision.test_tiles_closer_look import _board as _closer_board
 from tests.vision.test_tiles_closer_look import _tile
@@ -151,3 +152,53 @@ def test_a_picture_no_look_found_a_tile_in_has_its_squares_looked_at() -> None:
         assert np.linalg.norm(quad.mean(axis=0) - np.array(LEFT[m - 3])) < 2.0
     # squares larger than tiles.alone_side of the picture are not looked at
     assert tiles._no_tile_found(img, {}, [q * 40 for q in rejected], set()) == {}
+
+
+#: seat 1's board corner markers, round the board of :func:`_two_seats`' seat 1
+BOARD_1 = ((80.0, 230.0), (420.0, 230.0), (420.0, 490.0), (80.0, 490.0))
+
+
+def test_a_board_showing_its_corners_has_its_seats_tiles_looked_for_inside() -> None:
+    img = _two_seats()
+    for c, centre in enumerate(BOARD_1):
+        _tile(img, markers.board_corner_id(1, c), 24, 0, centre)
+    everything = markers.detect(img, range(markers.BOARD_IDS.stop))
+    found = {m: q for m, q in everything.items() if m in markers.TILE_IDS}
+    corners = {m: q for m, q in everything.items() if m in markers.BOARD_IDS}
+    # seat 1's tiles unread, its board's four corners read (else this test shows nothing)
+    assert sorted(found) == [0, 1, 2]
+    assert sorted(corners) == [markers.board_corner_id(1, c) for c in range(4)]
+    more = tiles._boards_without_tiles(img, found, corners, set())
+    assert more and set(more) <= {3, 4, 5}
+    for m, quad in more.items():
+        assert np.linalg.norm(quad.mean(axis=0) - np.array(LEFT[m - 3])) < 2.0
+    # the seat so found is completed as any other
+    assert sorted(tiles.find_tiles(img)) == [0, 1, 2, 3, 4, 5]
+    # not for a seat showing a tile (its closer look finds the others), nor for a board
+    # showing two corners (where it lies is not known), nor for an id seen twice
+    assert tiles._boards_without_tiles(img, {**found, 3: more[3]}, corners, set()) == {}
+    two = {m: q for m, q in corners.items() if m in (22, 23)}
+    assert tiles._boards_without_tiles(img, found, two, set()) == {}
+    assert 4 not in tiles._boards_without_tiles(img, found, corners, {4})
+
+
+def test_a_seats_far_tile_is_looked_for_farther_after_the_first_look(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    img = _closer_board()
+    cv2.rectangle(img, (500, 250), (1200, 470), (200, 120, 40), -1)
+    for part, centre in enumerate(((560.0, 300.0), (680.0, 360.0))):
+        _tile(img, part, 32, 5, centre)
+    # the legs 13 marker sides right of the torso: beyond tiles.closer_pad, within closer_pad_far
+    at = (680.0 + 13 * 32, 400.0)
+    layer = img.copy()
+    _tile(layer, 2, 16, 20, at)
+    blurred = cv2.GaussianBlur(layer, (0, 0), 1.3)
+    img[340:460, 1030:1160] = blurred[340:460, 1030:1160]
+    assert 2 not in markers.detect(img, markers.TILE_IDS)
+    found = tiles.find_tiles(img)
+    assert sorted(found) == [0, 1, 2]
+    assert np.linalg.norm(found[2].mean(axis=0) - np.array(at)) < 2.0
+    # the look at closer_pad alone does not reach it
+    cfg = section("tiles")
+    monkeypatch.setitem(cfg, "closer_pad_far", cfg["closer_pad"])
+    assert sorted(tiles.find_tiles(img)) == [0, 1]
