@@ -151,19 +151,34 @@ def read_part_lit(image: np.ndarray, quad: np.ndarray, look: TilesLook,
     """:func:`read_part`, and where it reads nothing, again as the lanes would look lit
     brighter than in calibration (:func:`brighter`, ``tiles.brighter_gains`` one after the
     other, each the whole :func:`read_part` with its rings' and rays' bars): read only when the
-    gains that read a colour all read the same one. Also the look that read it (the lane checks
-    then judge the lane in the same colours)."""
+    gains that read a colour all read the same one, and the rings' pixels each counts as it lie
+    nearest it among the calibration's own colours (``tiles.brighter_nearest`` of them). Also
+    the look that read it (the lane checks then judge the lane in the same colours)."""
     colour, conf = read_part(image, quad, look, wb)
     if colour is not None:
         return colour, conf, look
     if wb is None:
         wb = markers.white_black(image, quad)
+    cfg = section("tiles")
     reads: list[tuple[str, float, TilesLook]] = []
-    for gain in section("tiles")["brighter_gains"]:
+    samples: np.ndarray | None = None
+    for gain in cfg["brighter_gains"]:
         lit = TilesLook(look.radii, brighter(look.model, float(gain)), look.lane_area)
         c, k = read_part(image, quad, lit, wb)
-        if c is not None:
-            reads.append((c, k, lit))
+        if c is None:
+            continue
+        # a colour lit brighter may move towards another (a blue lane's blue clips and its
+        # green share grows, towards a teal green lane's: own art hown20021 t045, a teal lane
+        # read blue at gain 1.5): the ring's pixels the brighter look counts as the colour
+        # must lie, among the calibration's own colours, nearest that one
+        if samples is None:
+            samples = ring_samples(image, quad, look.radii, int(cfg["angles"]), wb).reshape(-1, 3)
+        index = look.model.names.index(c)
+        counted = lit.model.classify(samples) == index
+        nearest = look.model.d2(samples[counted]).argmin(axis=1) == index
+        if not counted.any() or float(nearest.mean()) < float(cfg["brighter_nearest"]):
+            return None, conf, look
+        reads.append((c, k, lit))
     if reads and all(c == reads[0][0] for c, _, _ in reads):
         return reads[0]
     return None, conf, look

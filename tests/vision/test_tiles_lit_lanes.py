@@ -202,3 +202,35 @@ def test_a_seats_far_tile_is_looked_for_farther_after_the_first_look(
     cfg = section("tiles")
     monkeypatch.setitem(cfg, "closer_pad_far", cfg["closer_pad"])
     assert sorted(tiles.find_tiles(img)) == [0, 1]
+
+
+def test_a_colour_lit_towards_another_is_not_read_as_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Own art hown20021 t045: a teal green lane, its rings mostly background, read blue at gain
+    1.5 (a blue lit brighter clips its blue, and its green share grows towards the teal's)."""
+    look = _look()
+    img = _lemon_scene()
+    quad = tiles.find_tiles(img)[markers.tile_id(0, 1)]  # the torso, on the red lane
+    red, blue = NAMES.index("red"), NAMES.index("blue")
+
+    def towards_red(model: ColourModel, gain: float) -> ColourModel:
+        # a brighter look in which blue has moved onto the red lane's colour
+        means = model.means.copy()
+        means[blue] = model.means[red]
+        means[red] = model.means[NAMES.index("green")]
+        return ColourModel(model.names, means, model.covs, model.background_means,
+                           model.background_covs)
+
+    def unread(image: np.ndarray, q: np.ndarray, lk: tiles.TilesLook,
+               wb: object = None) -> tuple[str | None, float]:
+        # the calibration's look leaves the part unread; a brighter one reads what it classes
+        if lk is look:
+            return None, 0.0
+        return lk.model.names[lk.model.vote(tiles.ring_samples(img, q, lk.radii, 36)
+                                            .reshape(-1, 3))[0]], 0.9
+
+    monkeypatch.setattr(tiles, "brighter", towards_red)
+    monkeypatch.setattr(tiles, "read_part", unread)
+    # the brighter look reads blue, but the pixels it counts lie nearest red: not read
+    assert tiles.read_part_lit(img, quad, look)[0] is None
+    monkeypatch.setitem(section("tiles"), "brighter_nearest", 0.0)
+    assert tiles.read_part_lit(img, quad, look)[0] == "blue"
