@@ -226,7 +226,7 @@ def _largest_over_levels(levels: Sequence[float], find: Callable[[float], np.nda
 def find_card(image: np.ndarray, aspect: float | None = None, area: float | None = None,
               accept: Callable[[np.ndarray], bool] | None = None,
               confirm: Callable[[np.ndarray], bool] | None = None,
-              thin: bool = False) -> np.ndarray:
+              thin: bool = False, faint: bool = False) -> np.ndarray:
     """The card's corners in image pixels (4x2, top-left first, clockwise), upright.
 
     ``aspect`` is the user's cards' shape learnt in calibration; without it any card-like shape
@@ -238,7 +238,10 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     ``confirm`` judges, more strictly, an outline one side of which is placed from ``aspect``
     (no edge shows it: a hand over it); without it (or ``aspect``) such outlines are not
     looked for. ``thin`` (the user's cards are on dark paper, :attr:`OrderLook.dark_paper`):
-    where no card is found, blobs are searched again without opening away what is thin."""
+    where no card is found, blobs are searched again without opening away what is thin.
+    ``faint`` (cards on dark paper, in reading and in calibration's dark-paper pass): the
+    ``faint_levels`` are tried below the ``edge_levels``, a dark card's edge on a dark table
+    being a small step."""
     cfg = section("order")
     if area is not None:
         cfg = {**cfg, "min_area": min(float(cfg["min_area"]), float(cfg["area_fraction"]) * area)}
@@ -291,7 +294,12 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     # own edge, the robot printed on it (or a frame printed inside it) can look like a smaller
     # card, and reading that would misplace the parts
     levels: list[float] = []
-    for level in sorted({float(otsu), *(255 * float(x) for x in cfg["edge_levels"])},
+    # a dark card on a dark table steps from it by less than the lowest edge level shows: the
+    # robot printed on it was the largest outline (third art b2102, dark grey paper on a dark
+    # table: no calibration card found). Lower levels only for dark paper: on pale paper they
+    # would find the grain of the table around cards the usual levels find
+    edge_levels = [*cfg["edge_levels"], *(cfg["faint_levels"] if faint else [])]
+    for level in sorted({float(otsu), *(255 * float(x) for x in edge_levels)},
                         reverse=True):
         if not levels or level < 0.95 * levels[-1]:  # nearly equal levels find the same
             levels.append(level)
@@ -1559,7 +1567,8 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     with their print. Raises :class:`NoCardFound`."""
     judges = outline_judges(image, look)
     accept, confirm = (None, None) if judges is None else judges
-    quad = find_card(image, look.aspect, look.area, accept, confirm, look.dark_paper)
+    quad = find_card(image, look.aspect, look.area, accept, confirm, look.dark_paper,
+                     look.dark_paper)
     if look.sketch is None:
         return quad
     # a larger move is taken only when the print then matches as closely as an outline lined
@@ -1957,7 +1966,7 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
     With ``dark`` the paper asked for is dark paper's (:func:`paper_shown`)."""
     cfg = section("order")
     least = float(cfg["calibration_min_paper"])
-    quad = find_card(image)
+    quad = find_card(image, faint=dark)
     # without a background learnt from the boards (no tile pictures) a pale paper may be read
     # as a colour (the default pale yellow), and every card would pass for a board
     if robot is not None and model is not None and len(model.background_means):
@@ -1977,7 +1986,7 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
 
         if other_colour(quad)[0] >= most:
             with contextlib.suppress(NoCardFound):  # no such outline: the largest, as before
-                quad = find_card(image, accept=a_card)
+                quad = find_card(image, accept=a_card, faint=dark)
     return quad, paper_shown(warp_card(image, quad), default_masks(), dark) >= least
 
 
@@ -1998,7 +2007,7 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
 
     with contextlib.suppress(NoCardFound):
         find_card(image, area=float(cfg["calibration_least_area"]) / float(cfg["area_fraction"]),
-                  accept=note)
+                  accept=note, faint=dark)
     plain_look = OrderLook.default(model)
     wanted = [model.names.index(c) for c in robot.split("-")]
     foreign = [i for i in range(len(model.names)) if i not in wanted]
