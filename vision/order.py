@@ -1797,14 +1797,22 @@ def _learn_from(examples: list[tuple[np.ndarray, str]],
                 samples[names[lab[k]]].append(sel)
     model = ColourModel.fit({n: np.concatenate(v) for n, v in samples.items() if v}, fallback)
     nearest = fallback.d2_features(model.means.astype(np.float32)).argmin(axis=1)
-    if np.any(nearest != np.arange(len(names))):
+    read_as = model.d2_features(fallback.means.astype(np.float32)).argmin(axis=1)
+    if np.any(nearest != np.arange(len(names))) and np.any(read_as != np.arange(len(names))):
         # a colour learnt nearer another of the boards' colours than its own was learnt from
         # another colour's parts (cards held upside down and not seen so, a label that is not
         # the card's): it would read that colour as itself with full confidence, and the cards
         # are declined instead (third art t3 before cards held turned were turned round: the
         # learnt yellow lay nearest the boards' green, the learnt green nearest their yellow,
         # and a teal-green torso read yellow at 1.0). Over the family and the third art's sets
-        # every learnt colour lies nearest its own
+        # every learnt colour lies nearest its own.
+        # Taken the other way round too: a learnt colour a little nearer another board colour
+        # than its own passes when the learnt colours read every board colour as itself (third
+        # art g2504, dark grey cards with a white rim: balanced on the rim, the learnt yellow
+        # lay at 42.0 from the boards' green and 43.7 from their yellow, while the boards'
+        # yellow lay at 24.5 from the learnt yellow, 122 from the learnt green; the dark pass
+        # learnt nothing, pale paper one card, and 10 of 20 cards were declined). Colours
+        # learnt swapped fail both ways (t7 with cards held turned not turned round)
         return OrderLook.unlearnt(fallback), 0
     # 2. where each part is printed: pixels that show the labelled colour on most cards
     agree = np.zeros((3, h, w))
