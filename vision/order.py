@@ -294,12 +294,7 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     # own edge, the robot printed on it (or a frame printed inside it) can look like a smaller
     # card, and reading that would misplace the parts
     levels: list[float] = []
-    # a dark card on a dark table steps from it by less than the lowest edge level shows: the
-    # robot printed on it was the largest outline (third art b2102, dark grey paper on a dark
-    # table: no calibration card found). Lower levels only for dark paper: on pale paper they
-    # would find the grain of the table around cards the usual levels find
-    edge_levels = [*cfg["edge_levels"], *(cfg["faint_levels"] if faint else [])]
-    for level in sorted({float(otsu), *(255 * float(x) for x in edge_levels)},
+    for level in sorted({float(otsu), *(255 * float(x) for x in cfg["edge_levels"])},
                         reverse=True):
         if not levels or level < 0.95 * levels[-1]:  # nearly equal levels find the same
             levels.append(level)
@@ -373,6 +368,22 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
                                   partial)
 
         best = _largest_over_levels(levels[:int(cfg["thin_levels"])], unopened, best)
+        if best is None and partial is not None and partial.found:
+            best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
+    if best is None and faint:
+        # a dark card on a dark table steps from it by less than the lowest edge level shows:
+        # the robot printed on it was the largest outline, or nothing was (third art b2102,
+        # dark grey paper on a dark table: no calibration card found, all 20 declined). Lower
+        # levels only for dark cards, and only where no card was found at the usual ones: a
+        # card they find is found again unchanged (a level lower moves its outline a pixel or
+        # two, and what the reader checks of it with it)
+        def low(level: float) -> np.ndarray | None:
+            if level not in split:
+                split[level] = _split(g8, level)
+            return _card_at_level(split[level], cfg, shape, False, gradient, level, fits,
+                                  partial)
+
+        best = _largest_over_levels([255 * float(x) for x in cfg["faint_levels"]], low, best)
         if best is None and partial is not None and partial.found:
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
     if best is None:
@@ -1561,6 +1572,19 @@ def outline_judges(image: np.ndarray, look: OrderLook) -> tuple[Judge, Judge] | 
     return accept, confirm
 
 
+def faint_edges(look: OrderLook) -> bool:
+    """Whether the user's cards are looked for at the ``faint_levels`` too: cards learnt on
+    dark paper, or on paper that showed little white round the robot (the calibration cards'
+    median under ``faint_paper_share``: dark green, purple papers passed as pale by their
+    print's likeness, 0.02 to 0.13 of white, while white and pale tinted cards show 0.49 and
+    more). Such a card's edge on a dark table is a small step (third art f2427: 6 of 20 cards,
+    dark green on dark wood, not found)."""
+    if look.dark_paper:
+        return True
+    return look.learnt and look.paper_share is not None and \
+        look.paper_share < float(section("order")["faint_paper_share"])
+
+
 def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     """The card's corners in picture pixels (upright, clockwise), as the reader uses them: a
     card-shaped outline is taken only when printed like the calibration cards, then lined up
@@ -1568,7 +1592,7 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     judges = outline_judges(image, look)
     accept, confirm = (None, None) if judges is None else judges
     quad = find_card(image, look.aspect, look.area, accept, confirm, look.dark_paper,
-                     look.dark_paper)
+                     faint_edges(look))
     if look.sketch is None:
         return quad
     # a larger move is taken only when the print then matches as closely as an outline lined
@@ -1842,6 +1866,12 @@ def _learn_from(examples: list[tuple[np.ndarray, str]],
     # one calibration outline showed part colours, the cards' 0.01 to 0.07)
     look.colour_outside = float(np.median([colour_outside(classes(card, look), masks)
                                            for card in cards]))
+    if look.colour_outside > float(cfg["calibration_max_outside"]):
+        # the cards show part colours over most of what lies outside the part places: the
+        # colours were learnt so broad that the paper reads as them (third art g2465h, dark
+        # cards in low light, found at the faint edge levels: 0.73 of it; a wrong card at
+        # 0.46), and nothing learnt is kept
+        return OrderLook.unlearnt(fallback), 0
     look.paper_share = float(np.median([paper_shown(card, masks, dark) for card in cards]))
     look.turn_margin = turn_margin([turn_evidence(classes(card, look), masks) for card in cards])
     _learn_sketch(look, plain, cfg)
