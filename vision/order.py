@@ -1820,9 +1820,7 @@ def _learn_from(examples: list[tuple[np.ndarray, str]],
                 sel = sel[np.linalg.norm(sel - med, axis=1) < 0.25]
                 samples[names[lab[k]]].append(sel)
     model = ColourModel.fit({n: np.concatenate(v) for n, v in samples.items() if v}, fallback)
-    nearest = fallback.d2_features(model.means.astype(np.float32)).argmin(axis=1)
-    read_as = model.d2_features(fallback.means.astype(np.float32)).argmin(axis=1)
-    if np.any(nearest != np.arange(len(names))) and np.any(read_as != np.arange(len(names))):
+    if not colours_own(model, fallback):
         # a colour learnt nearer another of the boards' colours than its own was learnt from
         # another colour's parts (cards held upside down and not seen so, a label that is not
         # the card's): it would read that colour as itself with full confidence, and the cards
@@ -1878,6 +1876,17 @@ def _learn_from(examples: list[tuple[np.ndarray, str]],
     if _misreads_own_cards(look, examples):
         return OrderLook.unlearnt(fallback), 0
     return look, len(cards)
+
+
+def colours_own(learnt: ColourModel, boards: ColourModel) -> bool:
+    """Whether the colours learnt from the calibration cards are their own: each learnt colour
+    lies nearest its own of the boards' colours (Mahalanobis, under the boards' model), or the
+    learnt colours read each of the boards' colours as itself (under the learnt model). Colours
+    learnt from another colour's parts fail both (see :func:`_learn_from`)."""
+    own = np.arange(len(boards.names))
+    if np.all(boards.d2_features(learnt.means.astype(np.float32)).argmin(axis=1) == own):
+        return True
+    return bool(np.all(learnt.d2_features(boards.means.astype(np.float32)).argmin(axis=1) == own))
 
 
 def turn_margin(evidence: list[float]) -> float | None:
