@@ -1864,11 +1864,13 @@ def _learn_from(examples: list[tuple[np.ndarray, str]],
     # one calibration outline showed part colours, the cards' 0.01 to 0.07)
     look.colour_outside = float(np.median([colour_outside(classes(card, look), masks)
                                            for card in cards]))
-    if look.colour_outside > float(cfg["calibration_max_outside"]):
+    if dark and look.colour_outside > float(cfg["calibration_max_outside"]):
         # the cards show part colours over most of what lies outside the part places: the
-        # colours were learnt so broad that the paper reads as them (third art g2465h, dark
-        # cards in low light, found at the faint edge levels: 0.73 of it; a wrong card at
-        # 0.46), and nothing learnt is kept
+        # colours were learnt so broad that the dark paper reads as them (third art g2465h,
+        # dark cards in low light, found at the faint edge levels: 0.73 of it; a wrong card
+        # at 0.46), and nothing learnt is kept. Dark paper only: with no background learnt
+        # from the boards (no tile pictures) white paper reads as the default pale yellow,
+        # and one card so learnt (test_order_calibration_lanes) shows 0.89, yet reads right
         return OrderLook.unlearnt(fallback), 0
     look.paper_share = float(np.median([paper_shown(card, masks, dark) for card in cards]))
     look.turn_margin = turn_margin([turn_evidence(classes(card, look), masks) for card in cards])
