@@ -109,13 +109,20 @@ def test_a_dark_green_card_on_dark_wood_is_read(green_paper: order.OrderLook, se
         order.read_order(image, green_paper)
 
 
-@pytest.mark.parametrize("seed", [0, 2])
 def test_a_card_found_at_the_usual_levels_is_found_as_before(
-        green_paper: order.OrderLook, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    image = _shot(seed)
-    found = order.locate(image, green_paper)
+        green_paper: order.OrderLook, monkeypatch: pytest.MonkeyPatch) -> None:
+    images = [_shot(seed) for seed in (0, 2, 4, 5)]
+    found = [order.locate(image, green_paper) for image in images]
     order_config(monkeypatch, faint_levels=[])
-    assert np.array_equal(order.locate(image, green_paper), found)
+    same = 0
+    for image, quad in zip(images, found, strict=True):
+        try:
+            usual = order.locate(image, green_paper)
+        except NoCardFound:
+            continue
+        assert np.array_equal(usual, quad)
+        same += 1
+    assert same >= 2
 
 
 def test_white_cards_are_learnt_on_pale_paper(calibration: Calibration) -> None:
