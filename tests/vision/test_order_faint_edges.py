@@ -120,7 +120,7 @@ def test_a_card_found_at_the_usual_levels_is_found_as_before(
             usual = order.locate(image, green_paper)
         except NoCardFound:
             continue
-        assert np.array_equal(usual, quad)
+        assert np.allclose(usual, quad, atol=0.01)  # the same outline (align to float noise)
         same += 1
     assert same >= 2
 
