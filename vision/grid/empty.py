@@ -11,6 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.grid.checks import patterned_bare
 from vision.grid.colours import _colour_key
 from vision.grid.look import GridLook
 from vision.grid.table import _stats
@@ -670,7 +671,11 @@ def learn_bare(cells_by_image: list[list[np.ndarray]], tables: list[list[np.ndar
         textures.extend(float(t) for t in texture)
         if table:
             ref = np.median(_stats(table)[1], axis=0)
-            table_like.append(bool(_like(px, ref).mean() >= share))
+            # (or, on a table of two tones finer than a cell, most of them show its tones in
+            # its share: a checked cloth has no one colour for the test above)
+            table_like.append(bool(_like(px, ref).mean() >= share)
+                              or 2 * len(patterned_bare(cells, list(range(len(cells))), table))
+                              > len(cells))
     if not colours:
         return "table", np.zeros((0, 3), np.float32), 0.0
     mode = "table" if table_like and np.mean(table_like) > 0.5 else "mat"

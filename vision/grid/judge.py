@@ -347,7 +347,19 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
                 wider = farther(scale)
             read_in = wider[i]
             doubted = _marks_doubt(look, read_in, best, scores)
-        if doubted:
+        marked = None
+        if doubted and read_in is not None and bool(cfg["marks_settle_doubted"]):
+            # the card's marks name another value as surely as they read a card every rule
+            # declined (:func:`_marked`): they are the witness that sees the corners, and the
+            # templates that read the close call cannot (third art d2310 g003: a 3 read as 5 by
+            # its templates at 0.02, its marks saying 3 by 0.73, every box fitting 0.96)
+            marked = _marked(look, read_in, scores, coloured[i])
+        if marked is not None:
+            readable.append((i, marked.value, round(min(1.0, occupancy, marked.lead * 2), 3),
+                             read_in))
+            if scores[marked.value] < _least_fit(cfg, i in astride):
+                weak.add(i)
+        elif doubted:
             pass  # declined: the card's marks name another value or cannot confirm it
         elif passes and not cut and read_in is not None:
             readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), read_in))
@@ -787,8 +799,16 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     if marks_outside(look) < float(cfg["marks_outside_share"]):
         return None
     marked = marks_read(look, window)
-    if marked is None or scores[marked.value] < float(cfg["min_correlation"]) \
-            or not _templates_allow(scores, marked.value):
+    if marked is None:
+        return None
+    # a value whose templates were not compared at full size (-1: more than refine_margin
+    # behind the best at half size) is not held to its templates' score: on a corner look
+    # every value's middle is the same robot, and the half-size fits only order them by the
+    # calibration cards' colours (43 such cards on the third art's corner sets, the marks right
+    # on every one: e2404 g007, four 4s; f2429, g2451, g2490)
+    unrefined = scores[marked.value] <= -1.0 and bool(cfg["marks_unrefined_value"])
+    if not unrefined and (scores[marked.value] < float(cfg["min_correlation"])
+                          or not _templates_allow(scores, marked.value)):
         return None
     if coloured is not None and coloured != marked.value:
         return None
