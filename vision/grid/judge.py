@@ -354,7 +354,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
             # templates that read the close call cannot (third art d2310 g003: a 3 read as 5 by
             # its templates at 0.02, its marks saying 3 by 0.73, every box fitting 0.96)
             marked = _marked(look, read_in, scores, coloured[i])
-        if marked is not None:
+        if marked is not None and read_in is not None:
             readable.append((i, marked.value, round(min(1.0, occupancy, marked.lead * 2), 3),
                              read_in))
             if scores[marked.value] < _least_fit(cfg, i in astride):
