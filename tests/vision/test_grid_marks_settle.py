@@ -81,3 +81,14 @@ def test_a_value_the_templates_left_unrefined_is_read_by_its_marks(
     assert judge._marked(look, window, scores, 4) is None  # its colour names another value
     _with(monkeypatch, marks_unrefined_value=False)
     assert judge._marked(look, window, scores, None) is None
+
+
+def test_an_unrefined_value_read_by_its_marks_is_not_taken_away_as_weak(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = dict(section("grid"))
+    scores = np.full(6, 0.9)
+    scores[2] = -1.0
+    assert not judge._marks_weak(cfg, scores, 2, False)
+    scores[3] = 0.5  # compared, and fitting under min_correlation_read: weak as before
+    assert judge._marks_weak(cfg, scores, 3, False)
+    assert judge._marks_weak({**cfg, "marks_unrefined_value": False}, scores, 2, False)

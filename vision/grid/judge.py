@@ -357,7 +357,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         if marked is not None and read_in is not None:
             readable.append((i, marked.value, round(min(1.0, occupancy, marked.lead * 2), 3),
                              read_in))
-            if scores[marked.value] < _least_fit(cfg, i in astride):
+            if _marks_weak(cfg, scores, marked.value, i in astride):
                 weak.add(i)
         elif doubted:
             pass  # declined: the card's marks name another value or cannot confirm it
@@ -386,7 +386,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
             if marked is not None:
                 readable.append((i, marked.value, round(min(1.0, occupancy, marked.lead * 2), 3),
                                  view))
-                if scores[marked.value] < _least_fit(cfg, i in astride):
+                if _marks_weak(cfg, scores, marked.value, i in astride):
                     weak.add(i)
     if cut_off and farther is not None:
         # where another value fits best on the window's edge, its print may lie farther out
@@ -885,6 +885,16 @@ def _templates_allow(scores: np.ndarray, value: int) -> bool:
     templates see clearly (other art 23015, central numerals with pips: a 5 whose marks read
     3 at 0.45, its own templates well ahead)."""
     return float(scores.max() - scores[value]) < float(section("grid")["marks_templates_within"])
+
+
+def _marks_weak(cfg: dict[str, Any], scores: np.ndarray, value: int, astride: bool) -> bool:
+    """Whether a value the marks read is taken away by its templates' fit (:func:`_least_fit`).
+    A value the templates did not compare at full size (-1, ``marks_unrefined_value``) has no
+    such fit to ask: on a corner look the marks' own fits stand for it (e2404 g007: six 4s and
+    3s read by their marks, then declined as weak at -1)."""
+    if scores[value] <= -1.0 and bool(cfg["marks_unrefined_value"]):
+        return False
+    return bool(scores[value] < _least_fit(cfg, astride))
 
 
 def _least_fit(cfg: dict[str, Any], astride: bool) -> float:
