@@ -83,8 +83,7 @@ def test_a_value_the_templates_left_unrefined_is_read_by_its_marks(
     assert judge._marked(look, window, scores, None) is None
 
 
-def test_an_unrefined_value_read_by_its_marks_is_not_taken_away_as_weak(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unrefined_value_read_by_its_marks_is_not_taken_away_as_weak() -> None:
     cfg = dict(section("grid"))
     scores = np.full(6, 0.9)
     scores[2] = -1.0
