@@ -223,49 +223,9 @@ def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
     boxes = [(max(y0, y - pad), min(y1, y + bh + pad), max(x0, x - pad), min(x1, x + bw + pad))
              for x, y, bw, bh, area in stats[1:]
              if area >= float(cfg["marks_box_share"]) * largest]
-    if bool(cfg["marks_boxes_sharpened"]):
-        means = {v: _sharpened(means[v], [w for u, w in cards if u == v], boxes)
-                 for v in seen}
     return Marks(np.stack([np.clip(m, 0, 255).astype(np.uint8) for m in means.values()]),
                  np.array(seen, np.int64), np.array(boxes, np.int32).reshape(-1, 4),
                  (mask * 255).astype(np.uint8))
-
-
-def _sharpened(mean: np.ndarray, windows: list[np.ndarray],
-               boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
-    """``mean`` with each box averaged again over its value's cards (``windows``), each card's
-    box lined up on the mean's on its own, within ``marks_reach`` pixels, as a card is read.
-
-    The cards are lined up whole, and a card lying a little turned or larger than the first
-    puts its far corner a pixel or two off the mean's: that corner's numeral blurs in the mean
-    (third art d2302: the 4s' lower numeral nearly gone, every 4 declined or refused by its
-    boxes at 0.80-0.88, while its upper box fitted 0.92)."""
-    cfg = section("grid")
-    reach = int(cfg["marks_reach"])
-    least = float(cfg["marks_align_fit"])
-    out = mean.copy()
-    way = _way_mask(mean)
-    crops = []
-    for w in windows:
-        crop, fit, edge = _lay(w, mean, way)
-        if fit >= least and not edge:
-            # (the crop with reach pixels of the window around, for each box's own search)
-            crops.append(cv2.copyMakeBorder(crop, reach, reach, reach, reach,
-                                            cv2.BORDER_REPLICATE))
-    if len(crops) < 2:
-        return out
-    for y0, y1, x0, x1 in boxes:
-        part = np.ascontiguousarray(mean[y0:y1, x0:x1])
-        found = []
-        for crop in crops:
-            near = crop[y0:y1 + 2 * reach, x0:x1 + 2 * reach]
-            _, fit, _, (px, py) = cv2.minMaxLoc(cv2.matchTemplate(near, part,
-                                                                  cv2.TM_CCOEFF_NORMED))
-            if fit >= least:
-                found.append(near[py:py + y1 - y0, px:px + x1 - x0])
-        if len(found) >= 2:
-            out[y0:y1, x0:x1] = np.mean(found, axis=0)
-    return out
 
 
 def _at_size(look: GridLook, size: float
