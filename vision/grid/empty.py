@@ -11,6 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.grid.checks import patterned_bare
 from vision.grid.colours import _colour_key
 from vision.grid.look import GridLook
 from vision.grid.table import _stats
@@ -244,6 +245,20 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         level = (ref.sum(axis=-1) if ref.ndim == 2 else np.full(len(candidates), ref.sum()))
         ink_level = level[:, None] * float(cfg["empty_ink_ratio"])
         ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
+        if shaded is not None and table and bool(cfg["mat_table_shades"]):
+            # a window's reflection across a glass table (taken for a mat: its bare cells
+            # matched no one colour of the patches around) makes a band of cells brighter or
+            # darker than the mat cells nearest them by more than the brightness ratio, hue and
+            # texture alike (third art t1, d2301, d2310, g2483: 24 grids declined for such
+            # cells). The band crosses the table around the area too: a smooth, inkless cell
+            # showing the colour of patches there is bare when the nearest calibration example
+            # says empty too, as on a table (:func:`_table_shades`)
+            t_px, t_medians, _ = _stats(table)
+            t_ink = np.percentile(t_px.sum(axis=2), 1) * float(cfg["empty_ink_ratio"])
+            t_inkless = (px.sum(axis=2) < t_ink).mean(axis=1) <= float(cfg["empty_ink_share"])
+            for k, conf in _table_shades(px, medians, t_medians, None, share, look,
+                                         smooth & t_inkless & ~ok).items():
+                shaded[candidates[k]] = conf
         if bool(cfg["mat_lamp_steps"]):
             # a lamp's band across the surface: the cells the nearest mat cells' median refused
             # on brightness alone, each beside a cell that passed (:func:`_lamp_steps`)
@@ -670,7 +685,11 @@ def learn_bare(cells_by_image: list[list[np.ndarray]], tables: list[list[np.ndar
         textures.extend(float(t) for t in texture)
         if table:
             ref = np.median(_stats(table)[1], axis=0)
-            table_like.append(bool(_like(px, ref).mean() >= share))
+            # (or, on a table of two tones finer than a cell, most of them show its tones in
+            # its share: a checked cloth has no one colour for the test above)
+            table_like.append(bool(_like(px, ref).mean() >= share)
+                              or 2 * len(patterned_bare(cells, list(range(len(cells))), table))
+                              > len(cells))
     if not colours:
         return "table", np.zeros((0, 3), np.float32), 0.0
     mode = "table" if table_like and np.mean(table_like) > 0.5 else "mat"

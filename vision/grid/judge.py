@@ -347,7 +347,19 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
                 wider = farther(scale)
             read_in = wider[i]
             doubted = _marks_doubt(look, read_in, best, scores)
-        if doubted:
+        marked = None
+        if doubted and read_in is not None and bool(cfg["marks_settle_doubted"]):
+            # the card's marks name another value as surely as they read a card every rule
+            # declined (:func:`_marked`): they are the witness that sees the corners, and the
+            # templates that read the close call cannot (third art d2310 g003: a 3 read as 5 by
+            # its templates at 0.02, its marks saying 3 by 0.73, every box fitting 0.96)
+            marked = _marked(look, read_in, scores, coloured[i])
+        if marked is not None and read_in is not None:
+            readable.append((i, marked.value, round(min(1.0, occupancy, marked.lead * 2), 3),
+                             read_in))
+            if _marks_weak(cfg, scores, marked.value, i in astride):
+                weak.add(i)
+        elif doubted:
             pass  # declined: the card's marks name another value or cannot confirm it
         elif passes and not cut and read_in is not None:
             readable.append((i, best, round(min(1.0, occupancy, gap * 2), 3), read_in))
@@ -374,7 +386,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
             if marked is not None:
                 readable.append((i, marked.value, round(min(1.0, occupancy, marked.lead * 2), 3),
                                  view))
-                if scores[marked.value] < _least_fit(cfg, i in astride):
+                if _marks_weak(cfg, scores, marked.value, i in astride):
                     weak.add(i)
     if cut_off and farther is not None:
         # where another value fits best on the window's edge, its print may lie farther out
@@ -787,8 +799,16 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     if marks_outside(look) < float(cfg["marks_outside_share"]):
         return None
     marked = marks_read(look, window)
-    if marked is None or scores[marked.value] < float(cfg["min_correlation"]) \
-            or not _templates_allow(scores, marked.value):
+    if marked is None:
+        return None
+    # a value whose templates were not compared at full size (-1: more than refine_margin
+    # behind the best at half size) is not held to its templates' score: on a corner look
+    # every value's middle is the same robot, and the half-size fits only order them by the
+    # calibration cards' colours (43 such cards on the third art's corner sets, the marks right
+    # on every one: e2404 g007, four 4s; f2429, g2451, g2490)
+    unrefined = scores[marked.value] <= -1.0 and bool(cfg["marks_unrefined_value"])
+    if not unrefined and (scores[marked.value] < float(cfg["min_correlation"])
+                          or not _templates_allow(scores, marked.value)):
         return None
     if coloured is not None and coloured != marked.value:
         return None
@@ -865,6 +885,16 @@ def _templates_allow(scores: np.ndarray, value: int) -> bool:
     templates see clearly (other art 23015, central numerals with pips: a 5 whose marks read
     3 at 0.45, its own templates well ahead)."""
     return float(scores.max() - scores[value]) < float(section("grid")["marks_templates_within"])
+
+
+def _marks_weak(cfg: dict[str, Any], scores: np.ndarray, value: int, astride: bool) -> bool:
+    """Whether a value the marks read is taken away by its templates' fit (:func:`_least_fit`).
+    A value the templates did not compare at full size (-1, ``marks_unrefined_value``) has no
+    such fit to ask: on a corner look the marks' own fits stand for it (e2404 g007: six 4s and
+    3s read by their marks, then declined as weak at -1)."""
+    if scores[value] <= -1.0 and bool(cfg["marks_unrefined_value"]):
+        return False
+    return bool(scores[value] < _least_fit(cfg, astride))
 
 
 def _least_fit(cfg: dict[str, Any], astride: bool) -> float:

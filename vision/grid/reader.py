@@ -8,6 +8,7 @@ import numpy as np
 
 from companion.ports import GridObservation
 from vision.grid.area import _area_homography, balance, find_area_seen, print_grey, rectify
+from vision.grid.checks import patterned_bare
 from vision.grid.empty import lit_otherwise, surely_empty
 from vision.grid.features import area_features, shifted_features
 from vision.grid.geometry import MARGIN, SEARCH, _cell_size, scaled_windows
@@ -74,6 +75,11 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
             sure.update(surely_empty(cells, [i for i in range(25) if not card_like[i]],
                                      patches, look, table_at, cell_stats, shaded,
                                      lit_shades))
+            if look.bare_mode != "mat":
+                # a table of two tones finer than a cell (a checked cloth) shows no one colour
+                # over a bare cell's middle; its two tones in the table's share tell it instead
+                rest = [i for i in range(25) if not card_like[i] and i not in sure]
+                sure.update(patterned_bare(cells, rest, patches))
             return set(sure)
 
         extra = SEARCH + int(section("grid")["cut_search_extra"])
