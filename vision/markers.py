@@ -290,6 +290,15 @@ def side(quad: np.ndarray) -> float:
     return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
 
 
+def sides(quads: list[np.ndarray]) -> np.ndarray:
+    """:func:`side` of each of ``quads`` at once (a checked cloth leaves thousands of
+    undecoded squares a picture, and one call each cost a third of its tiles reading)."""
+    if not quads:
+        return np.zeros(0)
+    q = np.stack([np.asarray(x).reshape(4, 2) for x in quads])
+    return np.asarray(np.linalg.norm(q - np.roll(q, 1, axis=1), axis=2).mean(axis=1))
+
+
 def local_to_image(quad: np.ndarray) -> np.ndarray:
     """Homography from marker-local coordinates (marker = -0.5..0.5) to image pixels."""
     return cv2.getPerspectiveTransform(LOCAL_CORNERS, quad.astype(np.float32))

@@ -680,8 +680,9 @@ def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
     if paper:
         lo, hi = hi, float(cfg["missed_side_paper"])
     # (the second look leaves out the squares the first looked at)
-    sized = [q for q in rejected if markers.side(q) <= hi * side
-             and (lo * side < markers.side(q) if paper else lo * side <= markers.side(q))]
+    lengths = markers.sides(rejected)
+    keep = (lengths <= hi * side) & ((lo * side < lengths) if paper else (lo * side <= lengths))
+    sized = [q for q, k in zip(rejected, keep.tolist(), strict=True) if k]
     return _look_at_squares(image, sized, known, wanted)
 
 
@@ -735,7 +736,8 @@ def _no_tile_found(image: np.ndarray, corners: dict[int, np.ndarray],
     soft markers read by no pass of the whole picture, each in its own square's box."""
     wanted = [m for m in markers.TILE_IDS if m not in twice]
     most = float(section("tiles")["alone_side"]) * max(image.shape[:2])
-    sized = sorted((q for q in rejected if markers.side(q) <= most), key=markers.side)
+    lengths = markers.sides(rejected)
+    sized = [rejected[k] for k in np.argsort(lengths, kind="stable").tolist() if lengths[k] <= most]
     return _look_at_squares(image, sized, list(corners.values()), wanted)
 
 
