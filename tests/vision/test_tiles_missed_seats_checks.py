@@ -85,3 +85,11 @@ def test_only_the_squares_showing_bits_are_looked_at_closer(
 def test_a_few_squares_are_each_looked_around(monkeypatch: pytest.MonkeyPatch) -> None:
     img, found, marker, checks = _picture()
     assert len(_looked_at(monkeypatch, img, found, [*checks[:5], marker])) == 6
+
+
+def test_the_squares_sides_measured_at_once_are_each_ones_side() -> None:
+    # (the filter above compares them with the tiles' size: the same numbers, to the bit)
+    rng = np.random.default_rng(7)
+    quads = [rng.uniform(0, 900, (4, 2)).astype(np.float32) for _ in range(300)]
+    assert markers.sides(quads).tolist() == [markers.side(q) for q in quads]
+    assert markers.sides([]).shape == (0,)
