@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.test_grid_empty_table_shades import _card, _plain
 from vision import grid
 from vision.grid import empty
 from vision.thresholds import section
@@ -17,18 +18,6 @@ from vision.thresholds import section
 GLASS = (46, 40, 34)  # smoked glass (BGR, white-balanced)
 BAND = (104, 94, 84)  # the same glass in the window's reflection
 SKIN = (80, 100, 150)
-
-
-def _plain(bgr: tuple[int, int, int], seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    patch = np.full((64, 48, 3), bgr, np.float32) + rng.normal(0.0, 2.0, (64, 48, 3))
-    return np.asarray(np.clip(patch, 0, 255).astype(np.uint8))
-
-
-def _card(seed: int) -> np.ndarray:
-    card = _plain((200, 215, 225), seed)
-    card[24:40, 12:36] = (40, 30, 30)
-    return card
 
 
 def _look() -> grid.GridLook:

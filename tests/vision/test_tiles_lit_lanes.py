@@ -26,7 +26,7 @@ import pytest
 from tests.vision.test_tiles_closer_look import _board as _closer_board
 from tests.vision.test_tiles_closer_look import _tile
 from tests.vision.test_tiles_felt import DISPLAY, LANES, NAMES, PAPER, _bgr, _board, _paste_tile
-from tests.vision.test_tiles_missed_seat import LEFT, _two_seats
+from tests.vision.test_tiles_missed_seat import LEFT, _two_seats, seat_one
 from vision import markers, tiles
 from vision.colour import ColourModel, features
 from vision.thresholds import section
@@ -129,14 +129,7 @@ def test_a_tiles_paper_square_is_looked_at_after_the_first_look() -> None:
 
 def _alone(side: float = 18, sigma: float = 1.5, angle: float = 10) -> np.ndarray:
     """Only seat 1's tiles in view, small and out of focus (:func:`_two_seats` without seat 0)."""
-    img = _closer_board()
-    cv2.rectangle(img, (100, 250), (400, 470), (200, 120, 40), -1)
-    layer = img.copy()
-    for part, centre in enumerate(LEFT):
-        _tile(layer, markers.tile_id(1, part), side, angle, centre)
-    blurred = cv2.GaussianBlur(layer, (0, 0), sigma)
-    img[240:480, 90:410] = blurred[240:480, 90:410]
-    return img
+    return seat_one(_closer_board(), side, sigma, angle)
 
 
 def test_a_picture_no_look_found_a_tile_in_has_its_squares_looked_at() -> None:

@@ -16,9 +16,15 @@ LEFT = tuple((x - 430.0, y) for x, y in CENTRES)
 def _two_seats(side: float = 20, sigma: float = 1.5, angle: float = 10) -> np.ndarray:
     """Seat 0's tiles sharp on one board; seat 1's small and out of focus on another."""
     img = _board()
-    cv2.rectangle(img, (100, 250), (400, 470), (200, 120, 40), -1)
     for part, centre in enumerate(CENTRES):
         _tile(img, part, 32, 5, centre)
+    return seat_one(img, side, sigma, angle)
+
+
+def seat_one(img: np.ndarray, side: float, sigma: float, angle: float) -> np.ndarray:
+    """``img`` with seat 1's board left of seat 0's and its tiles on it, small and out of
+    focus."""
+    cv2.rectangle(img, (100, 250), (400, 470), (200, 120, 40), -1)
     layer = img.copy()
     for part, centre in enumerate(LEFT):
         _tile(layer, markers.tile_id(1, part), side, angle, centre)
