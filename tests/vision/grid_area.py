@@ -3,6 +3,7 @@ grey cells (cards laid in them) inside the reader's template margin."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -148,3 +149,26 @@ def ten_cards(style: Any) -> tuple[np.ndarray, list[tuple[int, int]]]:
     image = render_grid(style, cells, rng)
     return image, [(r, c) for r in range(5) for c in range(5) if cells[r][c] is not None]
 
+
+
+def witnesses_alike(monkeypatch: Any, scores: list[float],
+                    look: grid.GridLook) -> grid.GridLook:
+    """For a :func:`grid.classify` test: every window's templates score ``scores``, the two
+    prints laid on a card say nothing (pair score 0) and no card colour names a value; returns
+    ``look`` with one calibration example per value and one empty cell (features: each
+    value's unit vector, the empty cell's zeros)."""
+    from vision.grid import colours as grid_colours
+    from vision.grid import judge, pairs
+    from vision.grid import templates as grid_templates
+
+    monkeypatch.setattr(judge, "match_windows", scored_alike(scores))
+    monkeypatch.setattr(grid_templates, "match_windows", judge.match_windows)
+    monkeypatch.setattr(judge, "pair_score", lambda look, window, a, b, ways=None: 0.0)
+    monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
+    monkeypatch.setattr(judge, "colours_confirm", lambda look, colours: [None] * len(colours))
+    monkeypatch.setattr(grid_colours, "colours_confirm", judge.colours_confirm)
+    return dataclasses.replace(
+        look, features=np.concatenate([np.eye(6, dtype=np.float32),
+                                       np.zeros((1, 6), np.float32)]),
+        classes=np.array([0, 1, 2, 3, 4, 5, grid.EMPTY]), max_distance=1.0,
+        pair_floor=np.full((6, 6), -0.4, np.float32))

@@ -9,17 +9,13 @@ closed ring is what tells it from a 3 or a 5, whichever way the card is turned o
 
 from __future__ import annotations
 
-import dataclasses
-
 import cv2
 import numpy as np
 import pytest
 
 from tests.vision import grid_area
 from vision import grid
-from vision.grid import colours as grid_colours
 from vision.grid import geometry, judge, pairs
-from vision.grid import templates as grid_templates
 from vision.thresholds import section
 
 
@@ -128,18 +124,7 @@ def _classified(monkeypatch: pytest.MonkeyPatch, value: int, nearest_value: int
     """The cell (1, 1) holding a tilted card of ``value``, nearest to the ``nearest_value``
     calibration card, its templates scoring 5 over 0 by 0.02 and the two prints laid on the
     card saying nothing (pair score 0): only the holes may settle it."""
-    monkeypatch.setattr(judge, "match_windows",
-                        grid_area.scored_alike([0.80, 0.5, 0.5, 0.5, 0.5, 0.82]))
-    monkeypatch.setattr(grid_templates, "match_windows", judge.match_windows)
-    monkeypatch.setattr(judge, "pair_score", lambda look, window, a, b, ways=None: 0.0)
-    monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
-    monkeypatch.setattr(judge, "colours_confirm", lambda look, colours: [None] * len(colours))
-    monkeypatch.setattr(grid_colours, "colours_confirm", judge.colours_confirm)
-    look = dataclasses.replace(
-        _look(), features=np.concatenate([np.eye(6, dtype=np.float32),
-                                          np.zeros((1, 6), np.float32)]),
-        classes=np.array([0, 1, 2, 3, 4, 5, grid.EMPTY]), max_distance=1.0,
-        pair_floor=np.full((6, 6), -0.4, np.float32))
+    look = grid_area.witnesses_alike(monkeypatch, [0.80, 0.5, 0.5, 0.5, 0.5, 0.82], _look())
     g = grid_area.area({(1, 1): _card(value, np.random.default_rng(11), 6.0)})
     windows = [geometry._window(g, r, c) for r in range(5) for c in range(5)]
     feats = np.zeros((25, 6), np.float32)

@@ -7,8 +7,6 @@ not compare at full size (score -1) is not held to their score (43 cards, all ri
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -16,9 +14,7 @@ from tests.vision import grid_area
 from tests.vision.test_grid_marks import _corner_card, _window
 from tests.vision.test_grid_marks import look as look  # (a fixture: the corner look)
 from vision import grid
-from vision.grid import colours as grid_colours
-from vision.grid import geometry, judge, pairs
-from vision.grid import templates as grid_templates
+from vision.grid import geometry, judge
 from vision.thresholds import section
 
 
@@ -33,18 +29,7 @@ def _classified(monkeypatch: pytest.MonkeyPatch, look: grid.GridLook, value: int
     """The cell (2, 2) holding a corner card of ``value``, its templates reading 3 over 5 by
     0.11 (alone: a close call only to the marks, marks_doubt_gap) and the nearest calibration
     card a 3."""
-    monkeypatch.setattr(judge, "match_windows",
-                        grid_area.scored_alike([0.80, 0.80, 0.80, 0.95, 0.80, 0.84]))
-    monkeypatch.setattr(grid_templates, "match_windows", judge.match_windows)
-    monkeypatch.setattr(judge, "pair_score", lambda look, window, a, b, ways=None: 0.0)
-    monkeypatch.setattr(pairs, "pair_score", judge.pair_score)
-    monkeypatch.setattr(judge, "colours_confirm", lambda look, colours: [None] * len(colours))
-    monkeypatch.setattr(grid_colours, "colours_confirm", judge.colours_confirm)
-    classed = dataclasses.replace(
-        look, features=np.concatenate([np.eye(6, dtype=np.float32),
-                                       np.zeros((1, 6), np.float32)]),
-        classes=np.array([0, 1, 2, 3, 4, 5, grid.EMPTY]), max_distance=1.0,
-        pair_floor=np.full((6, 6), -0.4, np.float32))
+    classed = grid_area.witnesses_alike(monkeypatch, [0.80, 0.80, 0.80, 0.95, 0.80, 0.84], look)
     g = grid_area.area({(2, 2): _corner_card(value, np.random.default_rng(9))})
     windows = [np.asarray(geometry._window(g, r, c), np.float32)
                for r in range(5) for c in range(5)]
