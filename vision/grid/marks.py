@@ -22,6 +22,7 @@ change one.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -355,12 +356,49 @@ def marks_read(look: GridLook, window: np.ndarray) -> MarksReading | None:
     # a card of a value calibration never saw would be read as another: every value must be
     if not bool(cfg["marks"]) or sorted(look.mark_values.tolist()) != list(range(6)):
         return None
-    reading = read_marks(look, window)
+    reading = _taken(look, read_marks(look, window))
+    if reading is None and cfg["marks_turns"]:
+        reading = _turned_read(look, window)
+    return reading
+
+
+def _taken(look: GridLook, reading: MarksReading | None) -> MarksReading | None:
+    """``reading`` when :func:`marks_read` may take it (laid well, leading enough)."""
     if reading is None or not _laid_well(reading):
         return None
+    cfg = section("grid")
     floor = float(look.mark_floor) if np.isfinite(look.mark_floor) else np.inf
     needed = max(float(cfg["marks_min_lead"]), floor * float(cfg["marks_floor_factor"]))
     return reading if reading.lead >= needed else None
+
+
+def _turned_read(look: GridLook, window: np.ndarray) -> MarksReading | None:
+    """The marks read on ``window`` turned a few degrees (``marks_turns``), once per window
+    while a picture is read: cards laid by hand lie a little turned in their cells, and the
+    marks are laid box by box without turning (third art g2487 g019: every card 3-4 degrees
+    off the area, its boxes fitting 0.47-0.66 upright and 0.86-0.94 turned back). Taken only
+    when the same value is taken at two turns next to each other and no turn takes another."""
+    memo = _window_memo(look, window)
+    if memo is not None and "marks_turned" in memo:
+        return memo["marks_turned"]  # type: ignore[no-any-return]
+    turns = sorted(float(a) for a in section("grid")["marks_turns"])
+    w = np.asarray(window, np.float32)
+    h, wd = w.shape
+    taken: list[tuple[float, MarksReading]] = []
+    for angle in turns:
+        turned = cv2.warpAffine(w, cv2.getRotationMatrix2D((wd / 2, h / 2), angle, 1.0),
+                                (wd, h), borderMode=cv2.BORDER_REPLICATE)
+        reading = _taken(look, _read_marks(look, turned))
+        if reading is not None:
+            taken.append((angle, reading))
+    result = None
+    step = min((b - a for a, b in itertools.pairwise(turns)), default=0.0)
+    if len({r.value for _, r in taken}) == 1 and any(
+            b[0] - a[0] <= step + 1e-6 for a, b in itertools.pairwise(taken)):
+        result = max((r for _, r in taken), key=lambda r: r.lead)
+    if memo is not None:
+        memo["marks_turned"] = result
+    return result
 
 
 def marks_outside(look: GridLook) -> float:
