@@ -1,0 +1,45 @@
+"""Robot Master grid, corner looks: a card laid a little turned in its cell is read by its marks
+turned back (`marks_turns`). The marks are laid box by box without turning; on third art g2487
+g019 every card lay 3-4 degrees off the area, its boxes fitting 0.47-0.66 upright and 0.86-0.94
+turned back."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.test_grid_marks import _corner_card, _window
+from tests.vision.test_grid_marks import look as look  # (a fixture: the corner look)
+from vision import grid
+from vision.grid import marks
+from vision.thresholds import section
+
+
+def _laid_turned(value: int, degrees: float) -> np.ndarray:
+    card = _corner_card(value, np.random.default_rng(value))
+    turn = cv2.getRotationMatrix2D((24, 32), degrees, 1.0)
+    return _window(cv2.warpAffine(card, turn, (48, 64), borderValue=90))
+
+
+@pytest.mark.parametrize("value", [2, 3])
+def test_a_card_laid_turned_is_read_turned_back(look: grid.GridLook, value: int) -> None:
+    window = _laid_turned(value, 4.0)
+    assert marks._taken(look, marks.read_marks(look, window)) is None  # upright: not taken
+    reading = marks.marks_read(look, window)
+    assert reading is not None and reading.value == value
+
+
+def test_without_turns_it_is_not_read(monkeypatch: pytest.MonkeyPatch,
+                                      look: grid.GridLook) -> None:
+    real = dict(section("grid"))
+    monkeypatch.setattr(marks, "section",
+                        lambda name: {**real, "marks_turns": []} if name == "grid"
+                        else section(name))
+    assert marks.marks_read(look, _laid_turned(2, 4.0)) is None
+
+
+def test_a_card_turned_too_far_or_blank_reads_nothing(look: grid.GridLook) -> None:
+    assert marks.marks_read(look, _laid_turned(5, 5.0)) is None
+    blank = _window(_corner_card(None, np.random.default_rng(9)))
+    assert marks.marks_read(look, blank) is None
