@@ -674,7 +674,7 @@ def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
     wanted = [m for m in markers.TILE_IDS if m // 3 not in seen and m not in twice]
     if not wanted:
         return {}
-    side = float(np.median([markers.side(q) for q in found.values()]))
+    side = float(np.median(markers.sides(list(found.values()))))
     known = [*found.values(), *corners.values()]
     lo, hi = (float(x) for x in cfg["missed_side"])
     if paper:
