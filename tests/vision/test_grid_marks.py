@@ -257,21 +257,74 @@ def test_a_mean_cut_around_a_turned_card_is_turned_back() -> None:
         cv2.matchTemplate(off, five, cv2.TM_CCOEFF_NORMED)[0, 0])
 
 
-def test_where_the_templates_see_the_marks_they_are_not_overruled() -> None:
-    # a look whose value is printed in the card's middle (the numeral cards): the marks read
-    # no declined card (blind third art e2402, seven-segment digits: 7 grids read wrong by
-    # marks learnt from 3s and Es alike) and doubt no close call (the templates see the print)
+def _inside_look() -> grid.GridLook:
+    """Marks learnt from the numeral cards: they lie in the card's middle."""
     greys, grids = dice_pictures(_numeral_card, np.random.default_rng(12))
     learnt = marks.learn_marks(greys, grids)
     assert learnt is not None
     look = grid.GridLook(mark_means=learnt.means, mark_values=learnt.values,
                          mark_boxes=learnt.boxes, mark_mask=learnt.mask, mark_floor=0.0)
     assert marks.marks_outside(look) < section("grid")["marks_outside_share"]
+    return look
+
+
+def test_where_the_marks_lie_in_the_middle_they_read_a_declined_card_upright(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a look whose value is printed in the card's middle (the numeral cards; seven-segment
+    # digits): a card every rule declined is read by its marks (third art seven-segment sets:
+    # their dark panel fits every value's template alike), but no close call is doubted (the
+    # templates see the print)
+    look = _inside_look()
     window = _window(_numeral_card(5, np.random.default_rng(13)))
-    reading = marks.marks_read(look, window)
+    reading = judge._marked(look, window, np.full(6, 0.9), None)
     assert reading is not None and reading.value == 5
-    assert judge._marked(look, window, np.full(6, 0.9), None) is None
     assert not judge._marks_doubt(look, window, 3, _close(3, 5, 0.05))
+    # ... not against templates that tell the values apart
+    behind = np.full(6, 0.9)
+    behind[5] = 0.75
+    assert judge._marked(look, window, behind, None) is None
+    # ... nor on a look whose marks read a calibration card wrong, left out of the means (blind
+    # batch 10 g2530: the 3s' mean mixed both ways up, and a 2 was read as 3 by it)
+    doubtful = grid.GridLook(mark_means=look.mark_means, mark_values=look.mark_values,
+                             mark_boxes=look.mark_boxes, mark_mask=look.mark_mask,
+                             mark_floor=0.105)
+    assert judge._marked(doubtful, window, np.full(6, 0.9), None) is None
+    # ... and only upright: turned a few degrees a digit's segments slide into another's
+    # (third art e2402 g010, a 2 read as 3 so); the turned reading is not asked there
+    seen: list[bool] = []
+    real = marks.marks_read
+
+    def spy(look: grid.GridLook, window: np.ndarray, turns: bool = True
+            ) -> marks.MarksReading | None:
+        seen.append(turns)
+        return real(look, window, turns)
+
+    monkeypatch.setattr(judge, "marks_read", spy)
+    judge._marked(look, window, np.full(6, 0.9), None)
+    assert seen == [False]
+    # switched off, the marks read nothing there
+    off = {**section("grid"), "marks_inside_read": False}
+    monkeypatch.setattr(judge, "section", lambda name: off if name == "grid" else section(name))
+    assert judge._marked(look, window, np.full(6, 0.9), None) is None
+
+
+def test_a_box_a_pixel_apart_in_two_means_tells_nothing() -> None:
+    # third art f2426, g2480: the dark panel around a seven-segment digit lay a pixel apart in
+    # two values' means, its sides became boxes of their own, and every card, those boxes
+    # naming whichever value it lay a pixel nearer, failed the boxes' agreement
+    w, h = geometry._cell_size()
+    a = np.full((h, w), 1.0, np.float32)
+    a[20:44, 14:34] = -1.0  # the panel
+    b = np.roll(a, 1, axis=1)  # the same panel, a pixel to the right
+    b[24:30, 30:32] = 1.0  # and a lit segment
+    stack = np.stack([a, b])
+    mask = np.zeros((h, w), bool)
+    side = (18, 46, 12, 17)  # the panel's left side
+    digit = (22, 32, 28, 34)
+    mask[20:44, 14:16] = True
+    mask[24:30, 30:32] = True
+    assert marks._apart_unshifted(stack, mask, side) < 0.05
+    assert marks._apart_unshifted(stack, mask, digit) > 0.5
 
 
 def test_a_cards_side_is_its_edge_not_the_crisp_robot_on_it() -> None:
@@ -306,3 +359,37 @@ def test_the_way_up_is_told_on_a_card_lying_low_in_its_crop() -> None:
     assert (ys >= 27).all() and (ys <= 55).all()
     assert ((xs >= 9) & (xs <= 19)).any() and ((xs >= 28) & (xs <= 38)).any()
     assert not ((xs > 19) & (xs < 28)).any()
+
+
+@pytest.fixture(scope="module")
+def segment_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # third art seed 2426: seven-segment digits on a dark panel every value shares (f2426's
+    # look), laid either way up (a 4 turned reads "h")
+    out = tmp_path_factory.mktemp("segments")
+    write_dataset(out, n=3, seed=2426, hard=False)
+    return out
+
+
+def test_seven_segment_cards_are_read_end_to_end(segment_set: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    def cards() -> list[tuple[int, int | None]]:
+        return [(want, got) for w, g in _read_grids(segment_set)
+                for rw, rg in zip(w, g, strict=True)
+                for want, got in zip(rw, rg, strict=True) if want is not None]
+
+    now = cards()
+    assert all(got in (None, want) for want, got in now)  # nothing read wrong
+    read_now = sum(got == want for want, got in now)
+    assert read_now >= 0.8 * len(now)
+    # without the marks reading inside the middle, or with the panel's sides kept as boxes,
+    # the same cards are declined
+    real = section("grid")
+    for change in ({"marks_inside_read": False}, {"marks_box_apart_share": 0.0}):
+        off = {**real, **change}
+
+        def changed(name: str, o: dict[str, object] = off) -> dict[str, object]:
+            return o if name == "grid" else section(name)
+
+        monkeypatch.setattr(marks, "section", changed)
+        monkeypatch.setattr(judge, "section", changed)
+        assert sum(got is not None for _, got in cards()) < read_now / 2

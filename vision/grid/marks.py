@@ -224,9 +224,37 @@ def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
     boxes = [(max(y0, y - pad), min(y1, y + bh + pad), max(x0, x - pad), min(x1, x + bw + pad))
              for x, y, bw, bh, area in stats[1:]
              if area >= float(cfg["marks_box_share"]) * largest]
+    # a box where the values' means differ only by a pixel's shift is a line every card
+    # shares, lying a pixel apart in two values' means (the dark panel's sides around a
+    # seven-segment digit: third art f2426, g2480); compared alone it names whichever value
+    # its card lies a pixel nearer to, so every card failed the boxes' agreement
+    apart = [_apart_unshifted(stack, mask, box) for box in boxes]
+    if len(boxes) > 1:
+        least = float(cfg["marks_box_apart_share"]) * max(apart)
+        boxes = [box for box, a in zip(boxes, apart, strict=True) if a >= least]
     return Marks(np.stack([np.clip(m, 0, 255).astype(np.uint8) for m in means.values()]),
                  np.array(seen, np.int64), np.array(boxes, np.int32).reshape(-1, 4),
                  (mask * 255).astype(np.uint8))
+
+
+def _apart_unshifted(stack: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int]
+                     ) -> float:
+    """How far apart the values' means (``stack``: :func:`_standard` levels) lie in ``box``
+    over the marks (``mask``), a pixel's shift forgiven: per pixel, how far one value's level
+    lies outside the range another's takes within a pixel of it; the mean over the box, for
+    the two values that differ most there. A numeral's or a lit segment's box differs whole;
+    an edge both values show, a pixel apart, differs not at all."""
+    y0, y1, x0, x1 = box
+    marks = mask[y0:y1, x0:x1]
+    if not marks.any():
+        return 0.0
+    part = stack[:, y0:y1, x0:x1]
+    kernel = np.ones((3, 3), np.uint8)
+    high = np.stack([cv2.dilate(p, kernel) for p in part])
+    low = np.stack([cv2.erode(p, kernel) for p in part])
+    # (value a's range against value b's level, for every pair at once)
+    out = np.maximum(part[None] - high[:, None], low[:, None] - part[None])
+    return float(np.clip(out, 0.0, None)[:, :, marks].mean(axis=2).max())
 
 
 def _at_size(look: GridLook, size: float
@@ -345,19 +373,20 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
                         box_fit, agree, size)
 
 
-def marks_read(look: GridLook, window: np.ndarray) -> MarksReading | None:
+def marks_read(look: GridLook, window: np.ndarray, turns: bool = True) -> MarksReading | None:
     """:func:`read_marks` when its reading may be taken: the common print fits at least
     ``marks_min_fit`` off the window's edge, every box of the value at least
     ``marks_min_box_fit`` and names it alone too, and it leads by
     ``marks_min_lead`` and by more than
     ``marks_floor_factor`` times the most a wrong value led on calibration's own cards
-    (``GridLook.mark_floor``); else None."""
+    (``GridLook.mark_floor``); else None. ``turns``: a card not taken upright is read again
+    turned a few degrees (:func:`_turned_read`)."""
     cfg = section("grid")
     # a card of a value calibration never saw would be read as another: every value must be
     if not bool(cfg["marks"]) or sorted(look.mark_values.tolist()) != list(range(6)):
         return None
     reading = _taken(look, read_marks(look, window))
-    if reading is None and cfg["marks_turns"]:
+    if reading is None and turns and cfg["marks_turns"]:
         reading = _turned_read(look, window)
     return reading
 
