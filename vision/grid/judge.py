@@ -792,23 +792,11 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     calibration card is not asked: on such cards it is as blind to the value as the
     templates.)"""
     cfg = section("grid")
-    # where the values' marks lie mostly inside the templates' middle (a seven-segment digit,
-    # a central numeral), only upright: such cards are declined when their middles fit every
-    # value's template alike (the dark panel every seven-segment digit shares), and their
-    # marks, learnt each the way up its value's print lies, read them (third art, 14
-    # seven-segment sets: 0 -> 43 grids, none wrong; batch 9 g2519 0 -> 20). Turned a few
-    # degrees, a digit's segments slide into another's: e2402 g010, a 2 taken as 3 turned.
-    # (The 3s' mean was once an 8, 3s and turned 3s averaged, and 7 grids read wrong so:
-    # the way-up learning since keeps them apart.)
-    inside = marks_outside(look) < float(cfg["marks_outside_share"])
-    # ... and only on a look whose marks read none of calibration's own cards wrong, each left
-    # out of the means (``mark_floor``): where a value's mean mixed both ways up (blind batch
-    # 10 g2530, the 3s' mean an 8 again, its cards lying low in their cells), a 2 was read as
-    # 3 by them, and calibration had shown it (a wrong value leading by 0.105; every
-    # seven-segment set they read right showed 0)
-    if inside and not (bool(cfg["marks_inside_read"])
-                       and float(look.mark_floor) <= float(cfg["marks_inside_floor"])):
+    inside = _marks_inside(look)
+    if inside and not _marks_read_inside(look):
         return None
+    # (where the marks lie inside the middle, only upright: turned a few degrees, a digit's
+    # segments slide into another's; third art e2402 g010, a 2 taken as 3 turned)
     marked = marks_read(look, window, turns=not inside)
     if marked is None:
         return None
@@ -824,6 +812,30 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     if coloured is not None and coloured != marked.value:
         return None
     return marked
+
+
+def _marks_inside(look: GridLook) -> bool:
+    """Whether the values' marks lie mostly inside the templates' middle
+    (``marks_outside_share``): a seven-segment digit, a central numeral."""
+    return marks_outside(look) < float(section("grid")["marks_outside_share"])
+
+
+def _marks_read_inside(look: GridLook) -> bool:
+    """Whether the marks read cards every rule declined on a look whose marks lie mostly inside
+    the templates' middle (``marks_inside_read``): only where they read none of calibration's
+    own cards wrong, each left out of the means (``mark_floor`` at most ``marks_inside_floor``).
+
+    Such cards are declined when their middles fit every value's template alike (the dark panel
+    every seven-segment digit shares), and their marks, learnt each the way up its value's print
+    lies, read them: third art, 14 seven-segment sets, 0 -> 43 grids, none wrong; batch 9
+    g2519 0 -> 20. (The 3s' mean was once an 8, 3s and turned 3s averaged, and e2402 read 7
+    grids wrong so: the way-up learning since keeps them apart.) Where a value's mean still
+    mixed both ways up (blind batch 10 g2530, the 3s' mean an 8 again, its cards lying low in
+    their cells), a 2 was read as 3, and calibration had shown it: a wrong value led by 0.105
+    on its own cards. Every seven-segment set the marks read right showed 0."""
+    cfg = section("grid")
+    return bool(cfg["marks_inside_read"]) \
+        and float(look.mark_floor) <= float(cfg["marks_inside_floor"])
 
 
 def _missed_third(look: GridLook, scores: np.ndarray, order: np.ndarray) -> bool:
@@ -884,7 +896,7 @@ def _marks_on_edge(look: GridLook, window: np.ndarray) -> bool:
     the card may lie farther out than the window reaches."""
     cfg = section("grid")
     if not bool(cfg["marks"]) or not len(look.mark_values) \
-            or marks_outside(look) < float(cfg["marks_outside_share"]):
+            or (_marks_inside(look) and not _marks_read_inside(look)):
         return False  # (the marks read no card there: see _marked)
     reading = read_marks(look, window)
     return reading is not None and reading.edge
