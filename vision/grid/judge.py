@@ -807,7 +807,7 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     # on every one: e2404 g007, four 4s; f2429, g2451, g2490)
     unrefined = scores[marked.value] <= -1.0 and bool(cfg["marks_unrefined_value"])
     if not unrefined and (scores[marked.value] < float(cfg["min_correlation"])
-                          or not _templates_allow(scores, marked.value)):
+                          or not _templates_allow(scores, marked.value, inside)):
         return None
     if coloured is not None and coloured != marked.value:
         return None
@@ -902,12 +902,17 @@ def _marks_on_edge(look: GridLook, window: np.ndarray) -> bool:
     return reading is not None and reading.edge
 
 
-def _templates_allow(scores: np.ndarray, value: int) -> bool:
+def _templates_allow(scores: np.ndarray, value: int, inside: bool = True) -> bool:
     """Whether ``value``'s templates fit within ``marks_templates_within`` of the best's: the
     marks speak where the templates cannot tell the values apart, not against a print the
     templates see clearly (other art 23015, central numerals with pips: a 5 whose marks read
-    3 at 0.45, its own templates well ahead)."""
-    return float(scores.max() - scores[value]) < float(section("grid")["marks_templates_within"])
+    3 at 0.45, its own templates well ahead). Where the marks lie mostly outside the
+    templates' middle (corner numerals: ``inside`` False), the templates see the same robot
+    on every card and may fall farther behind (``marks_templates_within_corners``: third art
+    e2406 and g2483, every 3's templates 0.12-0.13 behind the best, its marks naming it by
+    0.33-0.56 with every box fitting 0.90-0.95)."""
+    key = "marks_templates_within" if inside else "marks_templates_within_corners"
+    return float(scores.max() - scores[value]) < float(section("grid")[key])
 
 
 def _marks_weak(cfg: dict[str, Any], scores: np.ndarray, value: int, astride: bool) -> bool:
