@@ -99,13 +99,18 @@ def _way_mask(card: np.ndarray) -> np.ndarray | None:
     return mask if int(mask.sum()) >= 4 else None
 
 
-def _lay(window: np.ndarray, card: np.ndarray, way: np.ndarray | None
+def _lay(window: np.ndarray, card: np.ndarray, way: np.ndarray | None, pad: int = 0
          ) -> tuple[np.ndarray, float, bool]:
     """``window`` (a cell with ``SEARCH`` pixels around) lined up on ``card``: the crop of it
     either way up where ``card`` fits best, the way chosen where the two ways differ
-    (``way``, see :func:`_way_mask`); with that fit and whether it lay on the window's edge."""
+    (``way``, see :func:`_way_mask`); with that fit and whether it lay on the window's edge.
+    ``pad``: the window is widened by this many pixels each way (its edge repeated) before
+    ``card`` is looked for in it: a card lying off its cell's middle lies twice as far off
+    turned, past where ``card`` (cut around a card lying so) is looked for."""
     best: tuple[float, np.ndarray, float, bool] | None = None
     for candidate in (window, cv2.rotate(window, cv2.ROTATE_180)):
+        if pad:
+            candidate = cv2.copyMakeBorder(candidate, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
         res = cv2.matchTemplate(candidate, card, cv2.TM_CCOEFF_NORMED)
         _, fit, _, (x, y) = cv2.minMaxLoc(res)
         crop = candidate[y:y + card.shape[0], x:x + card.shape[1]]
@@ -189,7 +194,7 @@ def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
         kept: dict[int, list[np.ndarray]] = {v: [] for v in seen}
         ways = {v: _way_mask(means[v]) for v in seen}
         for v, w in cards:
-            crop, fit, edge = _lay(w, means[v], ways[v])
+            crop, fit, edge = _lay(w, means[v], ways[v], int(cfg["marks_learn_pad"]))
             if fit >= least and not edge:
                 kept[v].append(crop.astype(np.float32))
         means = {v: (np.mean(kept[v], axis=0).astype(np.float32) if kept[v] else means[v])
@@ -311,8 +316,13 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
     if not len(look.mark_values) or not len(look.mark_boxes):
         return None
     reach = int(section("grid")["marks_reach"])
+    # (each way widened by ``marks_read_pad``, its edge repeated: a card lying off its cell's
+    # middle lies twice as far off turned, past where its common print, cut around cards lying
+    # so, would be looked for; see :func:`_lay`)
+    pad = int(section("grid")["marks_read_pad"])
     w = np.asarray(window, np.float32)
-    ways = (w, cv2.rotate(w, cv2.ROTATE_180))
+    ways = tuple(np.asarray(cv2.copyMakeBorder(c, pad, pad, pad, pad, cv2.BORDER_REPLICATE),
+                            np.float32) for c in (w, cv2.rotate(w, cv2.ROTATE_180)))
     found: tuple[float, float] | None = None  # (fit, size)
     for size in sorted({1.0, *(float(k) for k in section("grid")["marks_sizes"])}):
         common = _at_size(look, size)[1]
