@@ -366,6 +366,39 @@ def test_the_way_up_is_told_on_a_card_lying_low_in_its_crop() -> None:
     assert not ((xs > 19) & (xs < 28)).any()
 
 
+def _low_card(turned: bool) -> np.ndarray:
+    """A window (the cell and ``SEARCH`` around) holding a card 7 pixels low in its cell, a
+    dark digit box with one lit segment on its right (on its left turned: an E against a 3)."""
+    w, h = geometry._cell_size()
+    s = geometry.SEARCH
+    window = np.full((h + 2 * s, w + 2 * s), 200, np.float32)
+    card = np.full((h - 6, w - 6), 235, np.float32)
+    card[13:38, 11:32] = 30
+    card[15:36, 27:30] = 230
+    if turned:
+        card = cv2.rotate(card, cv2.ROTATE_180)  # turned where it lies: 7 pixels low still
+    window[s + 10:s + 10 + card.shape[0], s + 3:s + 3 + card.shape[1]] = card
+    return window
+
+
+def test_a_turned_card_lying_off_its_cell_is_lined_up_the_right_way() -> None:
+    # third art c2203, e2402, g2502, blind batch 10 g2530: cards lying well off their
+    # cells' middles. Turned about the window's middle such a card lies twice as far off, past
+    # where a mean cut around cards lying so is looked for: a turned card was laid upright on
+    # the mean, and the 3s' mean mixed 3s and Es into an 8 (and the marks read 2s as 3)
+    s = geometry.SEARCH
+    upright, turned = _low_card(False), _low_card(True)
+    mean = upright[s:-s, s:-s]
+    way = marks._way_mask(mean)
+    assert way is not None
+    crop, fit, edge = marks._lay(turned, mean, way, pad=12)
+    assert fit > 0.95 and not edge
+    assert float(np.abs(crop - mean)[way].mean()) < 1.0  # turned back onto the mean
+    # without looking farther, the turned card is not found
+    crop, fit, _ = marks._lay(turned, mean, way, pad=0)
+    assert float(np.abs(crop - mean)[way].mean()) > 20.0
+
+
 @pytest.fixture(scope="module")
 def segment_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # third art seed 2426: seven-segment digits on a dark panel every value shares (f2426's
