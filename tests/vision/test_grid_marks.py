@@ -288,6 +288,11 @@ def test_where_the_marks_lie_in_the_middle_they_read_a_declined_card_upright(
     behind = np.full(6, 0.9)
     behind[5] = 0.75
     assert judge._marked(look, window, behind, None) is None
+    # ... nor a value the templates left more than refine_margin behind at half size (-1):
+    # there the templates see the print and rule it out (on a corner look they may not)
+    unrefined = np.full(6, 0.9)
+    unrefined[5] = -1.0
+    assert judge._marked(look, window, unrefined, None) is None
     # ... nor on a look whose marks read a calibration card wrong, left out of the means (blind
     # batch 10 g2530: the 3s' mean mixed both ways up, and a 2 was read as 3 by it)
     doubtful = grid.GridLook(mark_means=look.mark_means, mark_values=look.mark_values,

@@ -810,7 +810,10 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     # every value's middle is the same robot, and the half-size fits only order them by the
     # calibration cards' colours (43 such cards on the third art's corner sets, the marks right
     # on every one: e2404 g007, four 4s; f2429, g2451, g2490)
-    unrefined = scores[marked.value] <= -1.0 and bool(cfg["marks_unrefined_value"])
+    # (on a corner look only: where the marks lie inside the middle, the templates see them,
+    # and a value they left that far behind is ruled out)
+    unrefined = not inside and scores[marked.value] <= -1.0 \
+        and bool(cfg["marks_unrefined_value"])
     if not unrefined and (scores[marked.value] < float(cfg["min_correlation"])
                           or not _templates_allow(scores, marked.value, inside)):
         return None
