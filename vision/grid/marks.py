@@ -233,8 +233,8 @@ def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
     # shares, lying a pixel apart in two values' means (the dark panel's sides around a
     # seven-segment digit: third art f2426, g2480); compared alone it names whichever value
     # its card lies a pixel nearer to, so every card failed the boxes' agreement
-    apart = [_apart_unshifted(stack, mask, box) for box in boxes]
     if len(boxes) > 1:
+        apart = [_apart_unshifted(stack, mask, box) for box in boxes]
         least = float(cfg["marks_box_apart_share"]) * max(apart)
         boxes = [box for box, a in zip(boxes, apart, strict=True) if a >= least]
     return Marks(np.stack([np.clip(m, 0, 255).astype(np.uint8) for m in means.values()]),
