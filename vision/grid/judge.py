@@ -800,9 +800,11 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     marked = marks_read(look, window, turns=not inside)
     if marked is None:
         return None
-    # ... leading by ``marks_inside_min_lead`` there: on the seven-segment sets three readings
-    # were wrong, each leading by 0.16-0.18 (e2402 g002, g014, 3s read as 5; blind batch 10
-    # g2530 g017, a 1 read as 4), while 99 % of the 4,272 right ones led by 0.22 or more
+    # ... leading by ``marks_inside_min_lead`` there: on the seven-segment sets, each card laid
+    # on the common print first (marks._aligned), 3 of 5,032 cards asked and laid well were
+    # read best as another value, leading by 0.12 at most (g2502, two 4s read as 1); 4,966 of
+    # the 5,029 right ones led by 0.18 or more. (Before the cards were laid so, three wrong ones
+    # led by 0.16-0.18, e2402 g002 and g014, g2530 g017, and the lead asked was 0.25)
     if inside and marked.lead < float(cfg["marks_inside_min_lead"]):
         return None
     # a value whose templates were not compared at full size (-1: more than refine_margin
@@ -841,7 +843,8 @@ def _marks_read_inside(look: GridLook) -> bool:
     value's mean still mixed both ways up (blind batch 10 g2530 before that: the 3s' mean an 8
     again, its cards lying low in their cells), a 2 was read as 3, and calibration had shown
     it: a wrong value led by 0.105 on its own cards. Every seven-segment set the marks read
-    right showed 0; c2203 still shows 0.18 and is not read."""
+    right showed 0. (c2203 showed 0.18 until each card was laid on the common print before its
+    marks were compared, marks._aligned: now 0, and 6 of its 20 grids are read.)"""
     cfg = section("grid")
     return bool(cfg["marks_inside_read"]) \
         and float(look.mark_floor) <= float(cfg["marks_inside_floor"])
