@@ -498,3 +498,24 @@ def test_a_turned_card_is_laid_on_the_common_print_before_its_marks_are_read(
     off = {**section("grid"), "marks_ecc": False}
     monkeypatch.setattr(marks, "section", lambda name: off if name == "grid" else section(name))
     assert min(leads()) < section("grid")["marks_inside_min_lead"]
+
+
+def test_a_card_on_a_checked_cloth_is_lined_up_by_the_card_alone() -> None:
+    # third art d2302: red and cream checks around every card in its crop held the whole crop's
+    # fit on its value's mean to 0.6-0.78, under marks_align_fit, and most values' means were
+    # learnt from one or two cards; fitted over the card alone (marks_align_inside), 10-15
+    rng = np.random.default_rng(31)
+    w, h = geometry._cell_size()
+    s = geometry.SEARCH
+    mean = _corner_card(3, rng).astype(np.float32)
+    ys, xs = np.mgrid[0:h + 2 * s, 0:w + 2 * s]
+    cloth = np.where(((ys // 5) + (xs // 5)) % 2 == 0, 60.0, 200.0).astype(np.float32)
+    window = cloth.copy()
+    y0, y1, x0, x1 = marks._card_box(mean)
+    card = _corner_card(3, rng).astype(np.float32)
+    window[s + 1 + y0:s + 1 + y1, s - 2 + x0:s - 2 + x1] = card[y0:y1, x0:x1]
+    _, whole, _ = marks._lay(window, mean, None, pad=4)
+    crop, alone, edge = marks._lay(window, mean, None, pad=4, inside=(y0, y1, x0, x1))
+    assert whole < section("grid")["marks_align_fit"] <= alone and not edge
+    # ... and the crop is the card where it lies (a pixel low, two to the left)
+    assert float(np.abs(crop[y0:y1, x0:x1] - card[y0:y1, x0:x1]).mean()) < 6.0

@@ -99,21 +99,29 @@ def _way_mask(card: np.ndarray) -> np.ndarray | None:
     return mask if int(mask.sum()) >= 4 else None
 
 
-def _lay(window: np.ndarray, card: np.ndarray, way: np.ndarray | None, pad: int = 0
-         ) -> tuple[np.ndarray, float, bool]:
+def _lay(window: np.ndarray, card: np.ndarray, way: np.ndarray | None, pad: int = 0,
+         inside: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, float, bool]:
     """``window`` (a cell with ``SEARCH`` pixels around) lined up on ``card``: the crop of it
     either way up where ``card`` fits best, the way chosen where the two ways differ
     (``way``, see :func:`_way_mask`); with that fit and whether it lay on the window's edge.
     ``pad``: the window is widened by this many pixels each way (its edge repeated) before
     ``card`` is looked for in it: a card lying off its cell's middle lies twice as far off
-    turned, past where ``card`` (cut around a card lying so) is looked for."""
+    turned, past where ``card`` (cut around a card lying so) is looked for. ``inside``: only
+    this part of ``card`` (y0, y1, x0, x1: the card itself, :func:`_card_box`) is fitted, over
+    the same places: what lies around a card in its crop (a checked cloth, the next card)
+    changes from card to card."""
     best: tuple[float, np.ndarray, float, bool] | None = None
+    h, w = card.shape
+    y0, y1, x0, x1 = inside if inside is not None else (0, h, 0, w)
+    template = np.ascontiguousarray(card[y0:y1, x0:x1])
     for candidate in (window, cv2.rotate(window, cv2.ROTATE_180)):
         if pad:
             candidate = cv2.copyMakeBorder(candidate, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-        res = cv2.matchTemplate(candidate, card, cv2.TM_CCOEFF_NORMED)
+        # (the places ``card`` itself would be fitted at, whole: its part lies that far in)
+        res = cv2.matchTemplate(candidate, template, cv2.TM_CCOEFF_NORMED)[
+            y0:y0 + candidate.shape[0] - h + 1, x0:x0 + candidate.shape[1] - w + 1]
         _, fit, _, (x, y) = cv2.minMaxLoc(res)
-        crop = candidate[y:y + card.shape[0], x:x + card.shape[1]]
+        crop = candidate[y:y + h, x:x + w]
         score = -float(((_standard(crop) - _standard(card))[way] ** 2).mean()) \
             if way is not None else float(fit)
         edge = x in (0, res.shape[1] - 1) or y in (0, res.shape[0] - 1)
@@ -193,8 +201,15 @@ def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
         # lies farther off its cell than the window reaches) is left out
         kept: dict[int, list[np.ndarray]] = {v: [] for v in seen}
         ways = {v: _way_mask(means[v]) for v in seen}
+        insides = {v: _card_box(means[v]) for v in seen}
         for v, w in cards:
             crop, fit, edge = _lay(w, means[v], ways[v], int(cfg["marks_learn_pad"]))
+            if fit < least and bool(cfg["marks_align_inside"]):
+                # a card fitting short of that is fitted again on the card alone: on a checked
+                # cloth the checks around a card in its crop held the whole crop's fit to
+                # 0.6-0.78, and most values' means were one or two cards (third art d2302)
+                crop, fit, edge = _lay(w, means[v], ways[v], int(cfg["marks_learn_pad"]),
+                                       insides[v])
             if fit >= least and not edge:
                 kept[v].append(crop.astype(np.float32))
         means = {v: (np.mean(kept[v], axis=0).astype(np.float32) if kept[v] else means[v])
