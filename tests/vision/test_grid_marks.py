@@ -502,8 +502,9 @@ def test_a_turned_card_is_laid_on_the_common_print_before_its_marks_are_read(
 
 def test_a_card_on_a_checked_cloth_is_lined_up_by_the_card_alone() -> None:
     # third art d2302: red and cream checks around every card in its crop held the whole crop's
-    # fit on its value's mean to 0.6-0.78, under marks_align_fit, and most values' means were
-    # learnt from one or two cards; fitted over the card alone (marks_align_inside), 10-15
+    # fit on its value's mean to a median of 0.61-0.79, under marks_align_fit, and each value's
+    # mean was learnt from 1-5 cards; fitted again over the card alone where the whole crop
+    # fits short (marks_align_inside), from 10-15
     rng = np.random.default_rng(31)
     w, h = geometry._cell_size()
     s = geometry.SEARCH
