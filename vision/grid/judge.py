@@ -14,7 +14,7 @@ import numpy as np
 from vision.grid.colours import colours_confirm
 from vision.grid.features import _distances, _feature_norms
 from vision.grid.look import EMPTY, PRINT_ONLY, GridLook
-from vision.grid.marks import MarksReading, marks_outside, marks_read, read_marks
+from vision.grid.marks import MarksReading, marks_inside, marks_outside, marks_read, read_marks
 from vision.grid.pairs import _lies_turned, _value_mean, pair_score, picture_memo
 from vision.grid.table import table_spread
 from vision.grid.templates import _placed, _placed_memo, coarse_fit, match_windows, print_strengths
@@ -792,7 +792,7 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     calibration card is not asked: on such cards it is as blind to the value as the
     templates.)"""
     cfg = section("grid")
-    inside = _marks_inside(look)
+    inside = marks_inside(look)
     if inside and not _marks_read_inside(look):
         return None
     # (where the marks lie inside the middle, only upright: turned a few degrees, a digit's
@@ -822,12 +822,6 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     if coloured is not None and coloured != marked.value:
         return None
     return marked
-
-
-def _marks_inside(look: GridLook) -> bool:
-    """Whether the values' marks lie mostly inside the templates' middle
-    (``marks_outside_share``): a seven-segment digit, a central numeral."""
-    return marks_outside(look) < float(section("grid")["marks_outside_share"])
 
 
 def _marks_read_inside(look: GridLook) -> bool:
@@ -908,7 +902,7 @@ def _marks_on_edge(look: GridLook, window: np.ndarray) -> bool:
     the card may lie farther out than the window reaches."""
     cfg = section("grid")
     if not bool(cfg["marks"]) or not len(look.mark_values) \
-            or (_marks_inside(look) and not _marks_read_inside(look)):
+            or (marks_inside(look) and not _marks_read_inside(look)):
         return False  # (the marks read no card there: see _marked)
     reading = read_marks(look, window)
     return reading is not None and reading.edge

@@ -332,7 +332,6 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
         return None
     reach = int(section("grid")["marks_reach"])
     ecc_reach = int(section("grid")["marks_ecc_reach"])
-    inside = marks_outside(look) < float(section("grid")["marks_outside_share"])
     # (each way widened by ``marks_read_pad``, its edge repeated: a card lying off its cell's
     # middle lies twice as far off turned, past where its common print, cut around cards lying
     # so, would be looked for; see :func:`_lay`)
@@ -369,7 +368,7 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
         # not: a card laid a little larger than calibration's moves its corners apart, and each
         # box must find its own (laid first, the third art's clean corner sets read 6 grids
         # more and 6 fewer with the boxes' usual reach; 9 more and 24 fewer with a pixel's)
-        aligned = _aligned(candidate, common, x, y) if inside else None
+        aligned = _aligned(candidate, common, x, y) if marks_inside(look) else None
         if aligned is not None:
             candidate, x, y, box_reach = aligned, ecc_reach, ecc_reach, ecc_reach
         per_way.append({})
@@ -483,6 +482,12 @@ def marks_outside(look: GridLook) -> float:
             share = float((mask & ~inside).sum() / mask.sum())
         cache["_marks_outside"] = share
     return float(cache["_marks_outside"])
+
+
+def marks_inside(look: GridLook) -> bool:
+    """Whether the values' marks lie mostly inside the templates' middle
+    (``marks_outside_share``): a seven-segment digit, a central numeral."""
+    return marks_outside(look) < float(section("grid")["marks_outside_share"])
 
 
 def _aligned(candidate: np.ndarray, common: np.ndarray, x: int, y: int) -> np.ndarray | None:
