@@ -44,8 +44,10 @@ def test_a_cell_in_the_band_is_shaded_and_a_hand_or_card_is_not() -> None:
 
 
 def test_without_the_rule_the_band_is_not_shaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the glare rule off too: the band is also the glass plus white light, which that rule
+    # shades on its own, see test_grid_bare_glare.py)
     real = dict(section("grid"))
     monkeypatch.setattr(empty, "section",
-                        lambda name: {**real, "mat_table_shades": False} if name == "grid"
-                        else section(name))
+                        lambda name: {**real, "mat_table_shades": False, "mat_glare": False}
+                        if name == "grid" else section(name))
     assert _read()[1] == {}

@@ -244,7 +244,14 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         # calibration's mat): a printed mat is plain where a cell's middle lies
         level = (ref.sum(axis=-1) if ref.ndim == 2 else np.full(len(candidates), ref.sum()))
         ink_level = level[:, None] * float(cfg["empty_ink_ratio"])
-        ok &= (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
+        inkless = (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
+        ok &= inkless
+        if shaded is not None and bool(cfg["mat_glare"]):
+            # a lamp's or a window's reflection on a glass table taken for a mat: the cells
+            # under it show the mat's colour plus white light (:func:`_glare_shades`)
+            for k, conf in _glare_shades(medians, overall, smooth & inkless & ~ok
+                                         & (_like(px, medians) >= share)).items():
+                shaded.setdefault(candidates[k], conf)
         if shaded is not None and table and bool(cfg["mat_table_shades"]):
             # a window's reflection across a glass table (taken for a mat: its bare cells
             # matched no one colour of the patches around) makes a band of cells brighter or
@@ -431,6 +438,40 @@ def _table_shades(px: np.ndarray, medians: np.ndarray, shades: np.ndarray,
     good = near & (like >= share) & ~_card_coloured(medians[ask], shades[nearest], look)
     for k, sh in zip(ask[good], like[good], strict=True):
         out[int(k)] = round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
+    return out
+
+
+def _glare_shades(medians: np.ndarray, mat: np.ndarray, asked: np.ndarray) -> dict[int, float]:
+    """Of the ``asked`` cells (their median colours; each plain, as smooth as the mat and
+    inkless already), those whose colour is the mat's (``mat``: this picture's) times a factor
+    between ``mat_glare_times`` plus at least ``mat_glare_white`` grey levels of white light
+    in every channel, within ``mat_glare_residual`` grey levels: by index, with a confidence
+    of 0.5. Not bare by this alone: the caller asks the nearest calibration example too.
+
+    A reflection across a dark glass table (third art g2531: a band of light over the area's
+    top row) adds white light to the table's own colour: the cells under it were 3-4 times as
+    bright as the mat and their shares of B, G and R moved towards grey, past every
+    tolerance of a shade or a lamp. Fitted so, its bare cells took the mat 0.9-1.8 times plus
+    16-74 grey levels, within 0.1-2.5; its cards were rougher than the mat by far (texture
+    107-183 against 10-16), and white paper clipped at 255 is no mat at all (0 times)."""
+    out: dict[int, float] = {}
+    ask = np.flatnonzero(asked)
+    if not len(ask):
+        return out
+    cfg = section("grid")
+    low, high = (float(t) for t in cfg["mat_glare_times"])
+    m = np.asarray(mat, np.float64)
+    centred = m - m.mean()
+    if float(centred @ centred) < 1.0:
+        return out  # (a grey mat: white light does not change its colour)
+    for k in ask:
+        c = np.asarray(medians[k], np.float64)
+        times = float((c - c.mean()) @ centred / (centred @ centred))
+        white = float(c.mean() - times * m.mean())
+        residual = float(np.linalg.norm((c - c.mean()) - times * centred))
+        if low <= times <= high and white >= float(cfg["mat_glare_white"]) \
+                and residual <= float(cfg["mat_glare_residual"]):
+            out[int(k)] = 0.5
     return out
 
 
