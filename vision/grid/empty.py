@@ -249,8 +249,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         if shaded is not None and bool(cfg["mat_glare"]):
             # a lamp's or a window's reflection on a glass table taken for a mat: the cells
             # under it show the mat's colour plus white light (:func:`_glare_shades`)
-            for k, conf in _glare_shades(medians, overall, smooth & inkless & ~ok
-                                         & (_like(px, medians) >= share)).items():
+            for k, conf in _glare_shades(medians, overall,
+                                         plain & smooth & inkless & ~ok).items():
                 shaded.setdefault(candidates[k], conf)
         if shaded is not None and table and bool(cfg["mat_table_shades"]):
             # a window's reflection across a glass table (taken for a mat: its bare cells

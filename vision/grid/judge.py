@@ -14,7 +14,7 @@ import numpy as np
 from vision.grid.colours import colours_confirm
 from vision.grid.features import _distances, _feature_norms
 from vision.grid.look import EMPTY, PRINT_ONLY, GridLook
-from vision.grid.marks import MarksReading, marks_inside, marks_outside, marks_read, read_marks
+from vision.grid.marks import MarksReading, marks_inside, marks_read, read_marks
 from vision.grid.pairs import _lies_turned, _value_mean, pair_score, picture_memo
 from vision.grid.table import table_spread
 from vision.grid.templates import _placed, _placed_memo, coarse_fit, match_windows, print_strengths
@@ -802,9 +802,10 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
         return None
     # ... leading by ``marks_inside_min_lead`` there: on the seven-segment sets, each card laid
     # on the common print first (marks._aligned), 3 of 5,032 cards asked and laid well were
-    # read best as another value, leading by 0.12 at most (g2502, two 4s read as 1); 4,966 of
-    # the 5,029 right ones led by 0.18 or more. (Before the cards were laid so, three wrong ones
-    # led by 0.16-0.18, e2402 g002 and g014, g2530 g017, and the lead asked was 0.25)
+    # read best as another value, leading by 0.12 at most (g2502, two 4s read as 1; e2402, a 3
+    # as 2); 4,966 of the 5,029 right ones led by 0.18 or more. (Before the cards were laid so,
+    # three wrong ones led by 0.16-0.18, e2402 g002 and g014, g2530 g017, and the lead asked
+    # was 0.25)
     if inside and marked.lead < float(cfg["marks_inside_min_lead"]):
         return None
     # a value whose templates were not compared at full size (-1: more than refine_margin
@@ -865,9 +866,8 @@ def _missed_disputed(look: GridLook) -> bool:
 def _marks_check(look: GridLook) -> bool:
     """Whether the card's marks check the templates' close calls (:func:`_marks_doubt`): on
     looks whose marks lie mostly outside the templates' middle (``marks_outside_share``)."""
-    cfg = section("grid")
-    return bool(cfg["marks"]) and len(look.mark_values) > 0 \
-        and marks_outside(look) >= float(cfg["marks_outside_share"])
+    return bool(section("grid")["marks"]) and len(look.mark_values) > 0 \
+        and not marks_inside(look)
 
 
 def _marks_doubt(look: GridLook, window: np.ndarray, best: int, scores: np.ndarray) -> bool:
