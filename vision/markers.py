@@ -285,6 +285,60 @@ def detect_closer(image: np.ndarray, box: tuple[int, int, int, int], wanted: Col
     return found
 
 
+def look_at_squares(image: np.ndarray, sized: Sequence[np.ndarray], known: Sequence[np.ndarray],
+                    wanted: Collection[int], reach: float, most: int, least_spread: float
+                    ) -> dict[int, np.ndarray]:
+    """Square outlines the detector saw but could not decode (``sized``: 4x2 corners each, of
+    the size the wanted markers should be), each looked at again closer
+    (:func:`detect_closer`, a box reaching ``reach`` of its side from its centre) for the
+    ``wanted`` ids: marker id -> its corners. Squares lying on a marker ``known`` are passed
+    over, and an id read in two places is dropped.
+
+    Where there are more than ``most`` such squares, the table itself is squares (a checked
+    cloth), and only those whose middle's grey spreads at least ``least_spread`` (a standard
+    deviation, :func:`inner_spread`) are looked at: a marker's bits are black and white, a
+    check is one colour (third art g2501: 1,470 squares a picture, each looked at closer,
+    5-8 s a picture here and minutes on a Pi, none a marker; their middles spread 1-3 grey
+    levels). Where there are few, every one is looked around: a blank square beside a marker
+    leads to it (f2432 t014, g2477 t008, spread 2-3)."""
+    looked: list[np.ndarray] = []
+    more: dict[int, np.ndarray] = {}
+    dropped: set[int] = set()
+    if len(sized) > most:
+        g = grey(image)
+        sized = [q for q in sized if inner_spread(g, q) >= least_spread]
+    for quad in sized:
+        size = side(quad)
+        centre = quad.mean(axis=0)
+        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])),
+                                    False) >= 0 for k in known):
+            continue
+        # the passes see one square again and again: looked at once
+        if any(float(np.linalg.norm(centre - c)) < 0.5 * size for c in looked):
+            continue
+        looked.append(centre)
+        x0, y0 = centre - reach * size
+        x1, y1 = centre + reach * size
+        box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+        for m, q in detect_closer(image, box, wanted, size).items():
+            if m in more and float(np.linalg.norm(q.mean(axis=0) - more[m].mean(axis=0))) > \
+                    0.5 * size:
+                dropped.add(m)
+            more.setdefault(m, q)
+    return {m: q for m, q in more.items() if m not in dropped}
+
+
+def inner_spread(grey_image: np.ndarray, quad: np.ndarray) -> float:
+    """How much ``grey_image`` varies (its standard deviation) over the middle of the square
+    outline ``quad`` (its inner 5/8, inside where a marker's black border lies)."""
+    n = 32
+    to = cv2.getPerspectiveTransform(np.asarray(quad, np.float32),
+                                     np.array([[0, 0], [n - 1, 0], [n - 1, n - 1], [0, n - 1]],
+                                              np.float32))
+    square = cv2.warpPerspective(grey_image, to, (n, n), flags=cv2.INTER_LINEAR)
+    return float(square[6:n - 6, 6:n - 6].std())
+
+
 def side(quad: np.ndarray) -> float:
     """Mean side length in pixels."""
     return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))

@@ -688,43 +688,11 @@ def _missed_seats(image: np.ndarray, found: dict[int, np.ndarray],
 
 def _look_at_squares(image: np.ndarray, sized: list[np.ndarray], known: list[np.ndarray],
                      wanted: list[int]) -> dict[int, np.ndarray]:
-    """Each square outline of ``sized`` (undecoded by the detector) that lies on none of the
-    markers ``known`` looked at closer for the ``wanted`` ids (see :func:`_missed_seats`); an
-    id read in two places is dropped."""
+    """:func:`markers.look_at_squares` with the tiles' reach and checked-cloth filter (see
+    :func:`_missed_seats`)."""
     cfg = section("tiles")
-    looked: list[np.ndarray] = []
-    more: dict[int, np.ndarray] = {}
-    dropped: set[int] = set()
-    reach = float(cfg["missed_reach"])
-    if len(sized) > int(cfg["missed_most"]):
-        # more such squares than a table's markers: the table itself is squares (a checked
-        # cloth), and only the squares showing bits are looked at closer. A marker's are black
-        # and white, a check is one colour (third art g2501: 1,470 squares a picture, each
-        # looked at closer, 5-8 s a picture here and minutes on a Pi, none a marker; their
-        # middles spread 1-3 grey levels). Where there are few, every one is looked around: a
-        # blank square beside a marker leads to it (f2432 t014, g2477 t008, spread 2-3)
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        least = float(cfg["missed_inner_spread"])
-        sized = [q for q in sized if _inner_spread(grey, q) >= least]
-    for quad in sized:
-        size = markers.side(quad)
-        centre = quad.mean(axis=0)
-        if any(cv2.pointPolygonTest(k.reshape(-1, 1, 2), (float(centre[0]), float(centre[1])),
-                                    False) >= 0 for k in known):
-            continue
-        # the passes see one square again and again: looked at once
-        if any(float(np.linalg.norm(centre - c)) < 0.5 * size for c in looked):
-            continue
-        looked.append(centre)
-        x0, y0 = centre - reach * size
-        x1, y1 = centre + reach * size
-        box = (math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
-        for m, q in markers.detect_closer(image, box, wanted, size).items():
-            if m in more and float(np.linalg.norm(q.mean(axis=0) - more[m].mean(axis=0))) > \
-                    0.5 * size:
-                dropped.add(m)
-            more.setdefault(m, q)
-    return {m: q for m, q in more.items() if m not in dropped}
+    return markers.look_at_squares(image, sized, known, wanted, float(cfg["missed_reach"]),
+                                   int(cfg["missed_most"]), float(cfg["missed_inner_spread"]))
 
 
 def _no_tile_found(image: np.ndarray, corners: dict[int, np.ndarray],
@@ -739,17 +707,6 @@ def _no_tile_found(image: np.ndarray, corners: dict[int, np.ndarray],
     lengths = markers.sides(rejected)
     sized = [rejected[k] for k in np.argsort(lengths, kind="stable").tolist() if lengths[k] <= most]
     return _look_at_squares(image, sized, list(corners.values()), wanted)
-
-
-def _inner_spread(grey: np.ndarray, quad: np.ndarray) -> float:
-    """How much the picture's ``grey`` varies (its standard deviation) over the middle of the
-    square outline ``quad`` (its inner 5/8, inside where a marker's black border lies)."""
-    n = 32
-    to = cv2.getPerspectiveTransform(np.asarray(quad, np.float32),
-                                     np.array([[0, 0], [n - 1, 0], [n - 1, n - 1], [0, n - 1]],
-                                              np.float32))
-    square = cv2.warpPerspective(grey, to, (n, n), flags=cv2.INTER_LINEAR)
-    return float(square[6:n - 6, 6:n - 6].std())
 
 
 def boards(corners: dict[int, np.ndarray]) -> list[np.ndarray]:

@@ -65,8 +65,8 @@ def test_a_marker_shows_bits_a_check_does_not() -> None:
     img, _, marker, checks = _picture()
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     least = float(section("tiles")["missed_inner_spread"])
-    assert tiles._inner_spread(grey, marker) >= 3 * least
-    assert all(tiles._inner_spread(grey, q) < least / 3 for q in checks)
+    assert markers.inner_spread(grey, marker) >= 3 * least
+    assert all(markers.inner_spread(grey, q) < least / 3 for q in checks)
 
 
 def test_only_the_squares_showing_bits_are_looked_at_closer(

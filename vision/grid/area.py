@@ -7,6 +7,7 @@ Raises :class:`vision.errors.NoPlayAreaFound` when the markers are not in view.
 
 from __future__ import annotations
 
+import math
 import threading
 
 import cv2
@@ -108,18 +109,20 @@ def _area_markers(image: np.ndarray, three_again: bool = True) -> dict[int, np.n
         if len(found) == 4:
             _last_seen.markers = (size, list(found.items()))
             return found
-    found = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4)
+    rejected: list[np.ndarray] = []
+    found = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4,
+                           rejected=rejected)
     # (three found: a fourth corner completed under a steep camera may lie a cell off; see
     # _area_markers_closer)
     if len(found) < 3 or (len(found) == 3 and three_again
                           and bool(section("grid")["area_retry_three"])):
-        found = _area_markers_closer(image, found)
+        found = _area_markers_closer(image, found, rejected)
     _last_seen.markers = (size, list(found.items())) if len(found) == 4 else None
     return found
 
 
-def _area_markers_closer(image: np.ndarray, found: dict[int, np.ndarray]
-                         ) -> dict[int, np.ndarray]:
+def _area_markers_closer(image: np.ndarray, found: dict[int, np.ndarray],
+                         rejected: list[np.ndarray]) -> dict[int, np.ndarray]:
     """Where fewer than three play-area markers were found (no area: the picture would be
     asked whole), the picture searched again with each marker's bits read from
     ``area_retry_pixels_per_cell`` pixels a cell; the markers found either way (the first
@@ -134,12 +137,67 @@ def _area_markers_closer(image: np.ndarray, found: dict[int, np.ndarray]
     With ``area_retry_three`` the second look is taken where three were found too: the fourth
     corner, completed as a parallelogram, is off by up to two sides under a steep camera, the
     area then a cell off its cards (other art 9201 g009, g011, g018: 23-26 pixel markers at
-    1920x1080, the fourth read at 8 pixels a cell; the whole grid asked astray before)."""
-    ppc = int(section("grid")["area_retry_pixels_per_cell"])
+    1920x1080, the fourth read at 8 pixels a cell; the whole grid asked astray before).
+
+    Those still missing then are looked for in the squares the first search could not decode
+    (:func:`_area_squares`, ``area_squares``), and a last one missing where the other three
+    put it (:func:`_area_fourth`, ``area_fourth``), the same four needed."""
+    cfg = section("grid")
+    ppc = int(cfg["area_retry_pixels_per_cell"])
     again = markers.detect(image, markers.PLAY_AREA_IDS, lambda f: len(f) == 4,
                            pixels_per_cell=ppc)
     both = {**again, **found}
+    if len(both) < 4 and both and rejected and bool(cfg["area_squares"]):
+        both.update(_area_squares(image, both, rejected))
+    if len(both) == 3 and bool(cfg["area_fourth"]):
+        both.update(_area_fourth(image, both))
     return both if len(both) == 4 else found
+
+
+def _area_squares(image: np.ndarray, found: dict[int, np.ndarray],
+                  rejected: list[np.ndarray]) -> dict[int, np.ndarray]:
+    """The play-area markers still missing, looked for in the square outlines the whole
+    picture's search saw but could not decode (``rejected``) that are about the size of the
+    markers found (``area_squares_side``, times their median side), each enlarged in a box of
+    its own (:func:`markers.look_at_squares`). Markers 26-30 pixels a side, sharp and in
+    view, were seen as squares by every pass and read by none, at 4 or 8 pixels a cell (third
+    art e2403 g014, g2446 g007, e2409 g005, g2445 g008: two of four found, the whole grid
+    asked); enlarged to ``markers.closer_side_px`` a side, their bits read."""
+    cfg = section("grid")
+    side = float(np.median(markers.sides(list(found.values()))))
+    lo, hi = (float(x) * side for x in cfg["area_squares_side"])
+    lengths = markers.sides(rejected)
+    sized = [q for q, n in zip(rejected, lengths.tolist(), strict=True) if lo <= n <= hi]
+    wanted = [m for m in markers.PLAY_AREA_IDS if m not in found]
+    more = markers.look_at_squares(image, sized, list(found.values()), wanted,
+                                   float(cfg["area_squares_reach"]),
+                                   int(cfg["area_squares_most"]),
+                                   float(cfg["area_squares_spread"]))
+    return {m: q for m, q in more.items() if m not in found}
+
+
+def _area_fourth(image: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """The one play-area marker still missing where three are found, looked for enlarged
+    (:func:`markers.detect_closer`) in a box reaching ``area_fourth_reach`` of the markers'
+    median side around where the three put it (a parallelogram's fourth corner: under
+    perspective a side or two off), its bits read as usual and then from the middle of each
+    cell only (``area_fourth_margin``). Third art g2505 g013, g2514 g014, g2552 g009: the
+    fourth marker, 26-30 pixels a side and in view, lay 20-34 pixels from where the three
+    put it, its outline not seen as a square by the whole picture's search, and was read
+    only from its cells' middles. A hand over it leaves it unread, and the picture then goes
+    on as before with three."""
+    cfg = section("grid")
+    centres = {m - markers.PLAY_AREA_IDS[0]: q.mean(axis=0) for m, q in found.items()}
+    (missing,) = set(range(4)) - set(centres)
+    guess = centres[(missing + 1) % 4] + centres[(missing + 3) % 4] \
+        - centres[(missing + 2) % 4]
+    side = float(np.median(markers.sides(list(found.values()))))
+    reach = float(cfg["area_fourth_reach"]) * side
+    box = (math.floor(guess[0] - reach), math.floor(guess[1] - reach),
+           math.ceil(guess[0] + reach), math.ceil(guess[1] + reach))
+    wanted = [markers.PLAY_AREA_IDS[missing]]
+    return markers.detect_closer(image, box, wanted, side,
+                                 (None, float(cfg["area_fourth_margin"])))
 
 
 def _area_homography(corners: np.ndarray, inset: tuple[float, float], margin: int,
