@@ -182,7 +182,13 @@ def _prints_hold(look: GridLook, image: np.ndarray, corners: np.ndarray, white: 
     print is whole at the markers' area and every cell reads exactly there (other art 13543
     g008, g011, g015, g017; 18016 g010, g016, g018; 14013 g004; 15012 g011, g015: prints
     0.82-0.93 on average, no move better by more than 0.01). The picture is then read as any
-    other, cell by cell."""
+    other, cell by cell.
+
+    It is the moves that tell cards off their cells, not how well the prints fit here: where
+    a value's mean print is a blend (seven-segment digits, pips, cards laid either way up) it
+    fits a card 0.55-0.75, and a cell that fits only moved (a neighbour's card seen from beside
+    it) pulls the average down (third art t2 g005 0.79, g2476 g002 0.63, with no move better:
+    asked whole at 0.8, read exactly here). ``prints_hold_fit`` is only a floor."""
     cfg = section("grid")
     w, h = _cell_size()
     fits = [coarse_best(look, scaled_windows(_print_area(raw, look), 1.0))]
