@@ -238,6 +238,13 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             for k, conf in _table_shades(px, medians, shades, tolerance, share,
                                          look, refused).items():
                 shaded[candidates[k]] = conf
+        if shaded is not None and bool(cfg["table_hot"]):
+            # a lamp's hot spot on the table: brighter than the markers' paper, the cells
+            # under it are clipped in their brighter channels (:func:`_hot_shades`)
+            refs = ref if ref.ndim == 2 else np.broadcast_to(ref, medians.shape)
+            for k, conf in _hot_shades(medians, refs, smooth & inkless & ~(ok & ~stray),
+                                       look).items():
+                shaded.setdefault(candidates[k], conf)
         ok &= ~stray
     else:
         # on a mat, against the surface the cell is held to (the mat cells near it, or the
@@ -472,6 +479,49 @@ def _glare_shades(medians: np.ndarray, mat: np.ndarray, asked: np.ndarray) -> di
         if low <= times <= high and white >= float(cfg["mat_glare_white"]) \
                 and residual <= float(cfg["mat_glare_residual"]):
             out[int(k)] = 0.5
+    return out
+
+
+def _hot_shades(medians: np.ndarray, refs: np.ndarray, asked: np.ndarray,
+                look: GridLook | None) -> dict[int, float]:
+    """Of the ``asked`` cells (their median colours; each as smooth as the table and inkless
+    already), those showing the table's colour near them (``refs``, one per cell) under more
+    light, clipped: some channels at least ``table_hot_clip``, the others the table's times
+    one factor between ``table_hot_times`` (least squares, each within ``table_hot_residual``
+    grey levels), and that factor bringing the clipped channels of the table to within
+    ``table_hot_slack`` of the clip. By index, with a confidence of 0.5; not bare by this
+    alone: the caller asks the nearest calibration example too. A cell nearer a card's colour
+    calibration saw than to the table so lit is left out (:func:`_card_coloured`).
+
+    The picture is white-balanced on the markers' paper, and a lamp's hot spot on the table
+    is brighter than the paper where the markers lie: the cells under it reach 255 in their
+    brighter channels (a warm wood's red and green) while blue still follows the light, and
+    their colour then moves towards white, past every tolerance of a shade (third art g2529
+    g012: the table 110, 159, 199 and the cells 176-197, 255, 255, 1.6-1.8 times its blue;
+    e2408, g2464, g2502, g2511, t3: 15 clean grids declined for such cells). Cells clipped
+    in every channel tell nothing (white paper clips so too) and are not taken."""
+    out: dict[int, float] = {}
+    cfg = section("grid")
+    clip = float(cfg["table_hot_clip"])
+    low, high = (float(t) for t in cfg["table_hot_times"])
+    for k in np.flatnonzero(asked):
+        c = np.asarray(medians[k], np.float64)
+        t = np.asarray(refs[k], np.float64)
+        clipped = c >= clip
+        if not clipped.any() or clipped.all() or float(t[~clipped] @ t[~clipped]) < 1.0:
+            continue
+        times = float(c[~clipped] @ t[~clipped] / (t[~clipped] @ t[~clipped]))
+        if not low <= times <= high:
+            continue
+        if float(np.abs(c[~clipped] - times * t[~clipped]).max()) > float(
+                cfg["table_hot_residual"]):
+            continue
+        if float((times * t[clipped]).min()) < clip - float(cfg["table_hot_slack"]):
+            continue
+        lit = np.minimum(times * t, 255.0).astype(np.float32)
+        if bool(_card_coloured(np.asarray(medians[k:k + 1], np.float32), lit, look)[0]):
+            continue
+        out[int(k)] = 0.5
     return out
 
 
