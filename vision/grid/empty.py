@@ -284,6 +284,19 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
                                   plain & close.any(axis=1) & guard & smooth & off, ok)
             like = np.where(stepped & ~ok, _like(px, medians), like)
             ok |= stepped
+        if shaded is not None and bool(cfg["mat_lit_shades"]):
+            # ... and such a cell with no bare cell beside it to step from (the cards all
+            # round it, a corner's vignette or a lamp's fall-off): a shade of the mat, bare
+            # only where the nearest calibration example says empty too (third art d2305
+            # g002: the mat's corner cell 172 grey levels against 289 for the mat cells nearest,
+            # calibration having seen this mat at 169; g2545 g002 0.65, e2404 g005 1.57 times
+            # its neighbours, cards on every side). Its ink is judged against its own median
+            lit = medians.sum(axis=1) / np.maximum(level, 1.0)
+            off = (lit >= float(cfg["mat_lamp_off"])) | (lit <= 1 / float(cfg["mat_lamp_off"]))
+            own_ink = (px.sum(axis=2) < (medians.sum(axis=1) * float(cfg["empty_ink_ratio"]))
+                       [:, None]).mean(axis=1) <= float(cfg["empty_ink_share"])
+            for k in np.flatnonzero(plain & near & smooth & off & own_ink & ~ok):
+                shaded.setdefault(candidates[int(k)], 0.5)
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
 
