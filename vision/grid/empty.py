@@ -295,8 +295,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             off = (lit >= float(cfg["mat_lamp_off"])) | (lit <= 1 / float(cfg["mat_lamp_off"]))
             own_ink = (px.sum(axis=2) < (medians.sum(axis=1) * float(cfg["empty_ink_ratio"]))
                        [:, None]).mean(axis=1) <= float(cfg["empty_ink_share"])
-            for k in np.flatnonzero(plain & near & smooth & off & own_ink & ~ok):
-                shaded.setdefault(candidates[int(k)], 0.5)
+            for cell in np.flatnonzero(plain & near & smooth & off & own_ink & ~ok).tolist():
+                shaded.setdefault(candidates[cell], 0.5)
     return {i: round(min(1.0, (float(sh) - share) / (1 - share) * 0.5 + 0.5), 3)
             for i, sh, good in zip(candidates, like, ok, strict=True) if good}
 
