@@ -12,21 +12,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.test_grid_bare_glare import _off
 from tests.vision.test_grid_empty_table_shades import _card, _plain
 from vision import grid
 from vision.grid import empty
-from vision.thresholds import section
 
 WOOD = (110, 159, 199)  # g2529's table near the hot spot, balanced (BGR)
 HOT = (189, 255, 255)  # a bare cell under it (g2529 g012, cell 0): 1.72 times the wood's blue
 WHITE = (255, 255, 255)  # clipped in every channel: paper or table, nothing tells
 PALE = (120, 255, 255)  # green and red clipped, but 1.09 times the wood's blue cannot clip them
-
-
-def _off(monkeypatch: pytest.MonkeyPatch, **change: object) -> None:
-    real = dict(section("grid"))
-    monkeypatch.setattr(empty, "section",
-                        lambda name: {**real, **change} if name == "grid" else section(name))
 
 
 def test_the_table_under_more_light_clipped_is_a_hot_spot() -> None:

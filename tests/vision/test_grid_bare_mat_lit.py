@@ -10,10 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.test_grid_bare_glare import _off
 from tests.vision.test_grid_empty_table_shades import _card, _plain
 from vision import grid
-from vision.grid import empty
-from vision.thresholds import section
 
 # d2305's mat as calibration learnt it in four pictures (BGR), and in the picture read
 CALIBRATION_MAT = np.array([(86, 70, 73), (67, 51, 51), (126, 99, 101), (85, 66, 66)],
@@ -21,12 +20,6 @@ CALIBRATION_MAT = np.array([(86, 70, 73), (67, 51, 51), (126, 99, 101), (85, 66,
 MAT = (118, 92, 94)
 VIGNETTE = (68, 51, 53)  # cell 20 of d2305 g002: 0.59 times the mat cells near it
 GREEN = (68, 90, 53)  # as dark, another hue
-
-
-def _off(monkeypatch: pytest.MonkeyPatch, **change: object) -> None:
-    real = dict(section("grid"))
-    monkeypatch.setattr(empty, "section",
-                        lambda name: {**real, **change} if name == "grid" else section(name))
 
 
 def _read() -> dict[int, float]:
