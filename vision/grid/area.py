@@ -39,12 +39,17 @@ def find_area_seen(image: np.ndarray, three_again: bool = True
     white = np.mean(markers.whites(image, list(found.values())), axis=0)
     if len(centres) == 3:
         (missing,) = set(range(4)) - set(centres)
-        opposite = (missing + 2) % 4
-        centres[missing] = centres[(missing + 1) % 4] + centres[(missing + 3) % 4] \
-            - centres[opposite]
+        centres[missing] = _fourth_corner(centres, missing)
         side = float(np.mean([markers.side(q) for q in found.values()]))
         hidden = not _marker_shown(image, centres[missing], side, white)
     return np.stack([centres[i] for i in range(4)]).astype(np.float32), white, hidden
+
+
+def _fourth_corner(centres: dict[int, np.ndarray], missing: int) -> np.ndarray:
+    """Where three corners (``centres``, 0..3 clockwise from top-left) put the ``missing``
+    one: a parallelogram's fourth corner (under perspective a side or two off)."""
+    return np.asarray(centres[(missing + 1) % 4] + centres[(missing + 3) % 4]
+                      - centres[(missing + 2) % 4])
 
 
 def _marker_shown(image: np.ndarray, centre: np.ndarray, side: float,
@@ -169,11 +174,10 @@ def _area_squares(image: np.ndarray, found: dict[int, np.ndarray],
     lengths = markers.sides(rejected)
     sized = [q for q, n in zip(rejected, lengths.tolist(), strict=True) if lo <= n <= hi]
     wanted = [m for m in markers.PLAY_AREA_IDS if m not in found]
-    more = markers.look_at_squares(image, sized, list(found.values()), wanted,
+    return markers.look_at_squares(image, sized, list(found.values()), wanted,
                                    float(cfg["area_squares_reach"]),
                                    int(cfg["area_squares_most"]),
                                    float(cfg["area_squares_spread"]))
-    return {m: q for m, q in more.items() if m not in found}
 
 
 def _area_fourth(image: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
@@ -189,8 +193,7 @@ def _area_fourth(image: np.ndarray, found: dict[int, np.ndarray]) -> dict[int, n
     cfg = section("grid")
     centres = {m - markers.PLAY_AREA_IDS[0]: q.mean(axis=0) for m, q in found.items()}
     (missing,) = set(range(4)) - set(centres)
-    guess = centres[(missing + 1) % 4] + centres[(missing + 3) % 4] \
-        - centres[(missing + 2) % 4]
+    guess = _fourth_corner(centres, missing)
     side = float(np.median(markers.sides(list(found.values()))))
     reach = float(cfg["area_fourth_reach"]) * side
     box = (math.floor(guess[0] - reach), math.floor(guess[1] - reach),

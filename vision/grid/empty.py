@@ -273,13 +273,14 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             for k, conf in _table_shades(px, medians, t_medians, None, share, look,
                                          smooth & t_inkless & ~ok).items():
                 shaded[candidates[k]] = conf
+        # (only where the light differs from the reference's by mat_lamp_off: a cell in the
+        # reference's light was judged in it already, its print by the ink test)
+        lit_ratio = medians.sum(axis=1) / np.maximum(level, 1.0)
+        off = (lit_ratio >= float(cfg["mat_lamp_off"])) \
+            | (lit_ratio <= 1 / float(cfg["mat_lamp_off"]))
         if bool(cfg["mat_lamp_steps"]):
             # a lamp's band across the surface: the cells the nearest mat cells' median refused
             # on brightness alone, each beside a cell that passed (:func:`_lamp_steps`)
-            # (only where the light differs from the reference's by mat_lamp_off: a cell in
-            # the reference's light was judged in it already, its print by the ink test)
-            lit = medians.sum(axis=1) / np.maximum(level, 1.0)
-            off = (lit >= float(cfg["mat_lamp_off"])) | (lit <= 1 / float(cfg["mat_lamp_off"]))
             stepped = _lamp_steps(px, medians, candidates,
                                   plain & close.any(axis=1) & guard & smooth & off, ok)
             like = np.where(stepped & ~ok, _like(px, medians), like)
@@ -291,8 +292,6 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             # g002: the mat's corner cell 172 grey levels against 289 for the mat cells nearest,
             # calibration having seen this mat at 169; g2545 g002 0.65, e2404 g005 1.57 times
             # its neighbours, cards on every side). Its ink is judged against its own median
-            lit = medians.sum(axis=1) / np.maximum(level, 1.0)
-            off = (lit >= float(cfg["mat_lamp_off"])) | (lit <= 1 / float(cfg["mat_lamp_off"]))
             own_ink = (px.sum(axis=2) < (medians.sum(axis=1) * float(cfg["empty_ink_ratio"]))
                        [:, None]).mean(axis=1) <= float(cfg["empty_ink_share"])
             for cell in np.flatnonzero(plain & near & smooth & off & own_ink & ~ok).tolist():
