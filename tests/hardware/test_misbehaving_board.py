@@ -48,17 +48,23 @@ class RawBoard:
                 data = os.read(self.master, 512)
             except OSError:
                 return
-            for frame in decoder.feed(data):
-                self.received.append(frame)
-                if self.mute:
-                    continue
-                if frame[0] == protocol.HELLO:
-                    head = struct.pack(protocol.HELLO_REPLY_HEAD, protocol.VERSION, 6,
-                                       self.boot_id, self.next_press, 0, 0, 0)
-                    self.send(protocol.HELLO_REPLY, head + protocol.pack_strings("raw", "0.1"))
-                elif frame[0] == protocol.HEARTBEAT:
-                    self.send(protocol.BOARD_HEARTBEAT, struct.pack(
-                        protocol.BOARD_HEARTBEAT_BODY, self.boot_id, 0, 0, 0, 0))
+            try:
+                self._answer(decoder.feed(data))
+            except OSError:
+                return  # the test closed the board while it answered
+
+    def _answer(self, frames: list[tuple[int, int, bytes]]) -> None:
+        for frame in frames:
+            self.received.append(frame)
+            if self.mute:
+                continue
+            if frame[0] == protocol.HELLO:
+                head = struct.pack(protocol.HELLO_REPLY_HEAD, protocol.VERSION, 6,
+                                   self.boot_id, self.next_press, 0, 0, 0)
+                self.send(protocol.HELLO_REPLY, head + protocol.pack_strings("raw", "0.1"))
+            elif frame[0] == protocol.HEARTBEAT:
+                self.send(protocol.BOARD_HEARTBEAT, struct.pack(
+                    protocol.BOARD_HEARTBEAT_BODY, self.boot_id, 0, 0, 0, 0))
 
     def close(self) -> None:
         self._closed = True
