@@ -351,6 +351,22 @@ def test_a_cards_side_is_its_edge_not_the_crisp_robot_on_it() -> None:
     assert np.abs(np.array(box) - (6, h - 5, 5, w - 4)).max() <= 1
 
 
+def test_a_card_running_past_its_crop_is_boxed_to_the_print_nearest_that_side() -> None:
+    # third art c2203: the cards ran past the means' right edge; the card's box took the
+    # strongest step left in that third, the middle of the digits, and the 1s and 3s, told
+    # apart there by their other half, were declined. Where the marks are looked for, the box
+    # now stops at the digits' panel on that side
+    w, h = geometry._cell_size()
+    common = np.full((h, w), 90, np.float32)
+    common[4:h - 4, 10:] = 215  # the card, its right side past the crop
+    common[24:46, 16:42] = 35  # the digits' panel, a step along half the rows only
+    common[27:43, 20:23] = 120  # a digit's segments, either half of the panel
+    common[27:43, 35:38] = 120
+    y0, y1, x0, x1 = marks._card_box(common, past=True)
+    assert np.abs(np.array((y0, y1, x0)) - (6, h - 5, 12)).max() <= 1
+    assert 38 <= x1 <= 42, x1  # both halves of the digit, short of the crop's edge
+
+
 def test_the_way_up_is_told_on_a_card_lying_low_in_its_crop() -> None:
     # third art c2203: the 3s' first card lay 10 pixels low in its crop; turned about the
     # crop's middle it lay 20 pixels off, past where it was looked for, and the way-up mask

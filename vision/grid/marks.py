@@ -131,25 +131,41 @@ def _lay(window: np.ndarray, card: np.ndarray, way: np.ndarray | None, pad: int 
     return best[1], best[2], best[3]
 
 
-def _card_box(common: np.ndarray) -> tuple[int, int, int, int]:
+def _card_box(common: np.ndarray, past: bool = False) -> tuple[int, int, int, int]:
     """Inside the card in ``common`` (a cell's crop of the cards averaged): its sides are the
     steps across in the outer thirds each way that most of the rows (columns) share, moved in
     by two pixels; y0, y1, x0, x1. A card's side runs along nearly all of it; a robot printed
     on it, however crisp, along part only (third art f2432: a grey robot on a white card on a
-    pale table, whose outline stepped more than the card's edge and was taken for it)."""
+    pale table, whose outline stepped more than the card's edge and was taken for it).
+    ``past``: a side the card runs past (see below) is put at the print nearest it."""
     g = cv2.GaussianBlur(np.asarray(common, np.float32), (0, 0), 1.0)
     h, w = g.shape
+    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0))[h // 6:h - h // 6]
+    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1))[:, w // 6:w - w // 6]
+    cfg = section("grid")
+
+    def sides(share: float) -> tuple[list[int], list[float]]:
+        across = np.percentile(gx, 100.0 * share, axis=0)
+        down = np.percentile(gy, 100.0 * share, axis=1)
+        at = [int(np.argmax(down[:h // 3])), 2 * h // 3 + int(np.argmax(down[2 * h // 3:])),
+              int(np.argmax(across[:w // 3])), 2 * w // 3 + int(np.argmax(across[2 * w // 3:]))]
+        return at, [float(down[at[0]]), float(down[at[1]]), float(across[at[2]]),
+                    float(across[at[3]])]
+
     # (the quarter of the rows stepping least: 0 for a step along less than three quarters
     # of the card; the outer sixths left out, where a rounded corner bends the side away)
-    share = 100.0 * float(section("grid")["marks_side_share"])
-    across = np.percentile(np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0))[h // 6:h - h // 6],
-                           share, axis=0)
-    down = np.percentile(np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1))[:, w // 6:w - w // 6],
-                         share, axis=1)
-    left = int(np.argmax(across[:w // 3]))
-    right = 2 * w // 3 + int(np.argmax(across[2 * w // 3:]))
-    top = int(np.argmax(down[:h // 3]))
-    bottom = 2 * h // 3 + int(np.argmax(down[2 * h // 3:]))
+    at, steps = sides(float(cfg["marks_side_share"]))
+    # a side stepping next to nothing against the card's strongest is no side: the card runs
+    # past the crop there, and the strongest step left in that third was anything at all
+    # (third art c2203: 1.1 against 139, the box's side in the middle of the seven-segment
+    # digits, so the 1s and 3s told apart by their other half were declined). The box stops
+    # there at the step most rows share: the edge of what is printed nearest (the digits'
+    # panel), short of the crop's edge, where the card's prints lie as they lie in each mean
+    least = float(cfg["marks_side_missing"]) * max(steps)
+    if past and min(steps) < least:
+        partial, _ = sides(float(cfg["marks_side_partial_share"]))
+        at = [p if s < least else a for a, p, s in zip(at, partial, steps, strict=True)]
+    top, bottom, left, right = at
     return top + 2, bottom - 1, left + 2, right - 1
 
 
@@ -225,7 +241,10 @@ def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
     # table or the next card wherever that value's cards happened to lie in calibration
     stack = np.stack([_standard(m) for m in means.values()])
     spread = stack.std(axis=0)
-    y0, y1, x0, x1 = _card_box(np.mean(list(means.values()), axis=0))
+    # (a side the card runs past is put at the print nearest it here only: the cards lined up
+    # on such a box while learning moved g2502's means a pixel, and a 4 its marks had read as
+    # 1 by 0.07 was then read so by 0.20, past the 0.18 asked: a wrong grid)
+    y0, y1, x0, x1 = _card_box(np.mean(list(means.values()), axis=0), past=True)
     on_card = np.zeros(spread.shape, bool)
     on_card[y0:y1, x0:x1] = True
     if not on_card.any():
