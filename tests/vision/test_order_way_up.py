@@ -24,6 +24,7 @@ from vision import order
 from vision.calibration import Calibration
 from vision.synth import draw
 from vision.synth.scenes import Style
+from vision.thresholds import section
 
 CALIBRATION_ROBOTS = (("red-green-blue", 5.0), ("green-blue-yellow", -8.0),
                       ("blue-yellow-red", 12.0), ("yellow-red-green", -3.0))
@@ -143,3 +144,30 @@ def test_the_outlines_judged_while_looking_for_a_card_are_lined_up_once(
     assert learnt.sketch is not None
     order.align(image, off, learnt.sketch, both_ways=True)
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize(("robot", "angle", "share"),
+                         [("yellow-green-blue", 0.0, 0.03), ("blue-red-yellow", -8.0, -0.06),
+                          ("red-blue-green", 6.0, -0.03)])
+def test_a_card_whose_affine_fit_does_not_converge_is_lined_up_by_a_turn_and_shift(
+        other_art: tuple[Look, order.OrderLook], outline_found_as: list[np.ndarray],
+        monkeypatch: pytest.MonkeyPatch, robot: str, angle: float, share: float) -> None:
+    # third art g2562 o019: the upright card's affine fit did not converge, the turned fit
+    # alone was taken, and the card read with head and legs swapped at full confidence. The
+    # upright fit failing is forced here: the fit with a turn and shift only then lines it up
+    look, learnt = other_art
+    real = cv2.findTransformECC
+
+    def upright_affine_fails(template: np.ndarray, drawn: np.ndarray, warp: np.ndarray,
+                             motion: int, *args: Any) -> Any:
+        if motion == cv2.MOTION_AFFINE and np.array_equal(template, learnt.sketch):
+            raise cv2.error("the iterations do not converge")
+        return real(template, drawn, warp, motion, *args)
+
+    monkeypatch.setattr(cv2, "findTransformECC", upright_affine_fails)
+    image, corners = _other_art_scene(look, robot, 1, angle)
+    outline_found_as.append(_off_along(corners, share))
+    assert order.read_order(image, learnt).reading.robot == robot
+    # (without it the turned fit alone decides, and this card is not read right)
+    monkeypatch.setitem(section("order"), "align_euclidean_too", False)
+    assert order.read_order(image, learnt).reading.robot != robot
