@@ -80,6 +80,8 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                 # over a bare cell's middle; its two tones in the table's share tell it instead
                 rest = [i for i in range(25) if not card_like[i] and i not in sure]
                 sure.update(patterned_bare(cells, rest, patches))
+            sure.update(_bare_inward(area, cells, card_like, sure, patches, look, table_at,
+                                     lit_shades))
             return set(sure)
 
         extra = SEARCH + int(section("grid")["cut_search_extra"])
@@ -126,6 +128,40 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
     x0, y0 = np.maximum(corners.min(axis=0), 0)
     x1, y1 = corners.max(axis=0)
     return GridObservation(values_t, conf_t), (int(x0), int(y0), int(x1), int(y1))
+
+
+def _bare_inward(area: np.ndarray, cells: list[np.ndarray], card_like: list[bool],
+                 sure: dict[int, float], patches: list[np.ndarray], look: GridLook,
+                 table_at: np.ndarray | None, lit: np.ndarray | None) -> dict[int, float]:
+    """The cells on the area's border not taken as bare, judged again with their crop moved
+    ``bare_border_inward`` of a cell towards the area's middle (``area``: the white-balanced
+    area with 4 pixels around, :func:`_warp`), so that their middle leaves out the strip along
+    the area's edge.
+
+    A mat smaller than the area, or laid a little off it, ends inside the outer cells: the
+    table past its edge, or a marker's corner, lies in the strip of the cell's middle nearest
+    the area's edge, and the bare cell's colour and texture are no longer the mat's alone
+    (third art g2476 g015: the table along the lower fifth of a corner cell; g2546 g002 and
+    g011: the table and a marker's corner). Moved in, the middle still spans two thirds of the
+    cell across the area and what a card in the cell prints there."""
+    share = float(section("grid")["bare_border_inward"])
+    if share <= 0:
+        return {}
+    w, h = _cell_size()
+    dy, dx = round(share * h), round(share * w)
+    rest = [i for i in range(25) if not card_like[i] and i not in sure
+            and (i // 5 in (0, 4) or i % 5 in (0, 4))]
+    if not rest:
+        return {}
+    moved = list(cells)
+    for i in rest:
+        r, c = divmod(i, 5)
+        y = 4 + r * h + (dy if r == 0 else -dy if r == 4 else 0)
+        x = 4 + c * w + (dx if c == 0 else -dx if c == 4 else 0)
+        moved[i] = area[y:y + h, x:x + w]
+    found = surely_empty(moved, [i for i in range(25) if not card_like[i]], patches, look,
+                         table_at, None, None, lit)
+    return {i: conf for i, conf in found.items() if i in rest}
 
 
 def _print_area(raw: np.ndarray, look: GridLook) -> np.ndarray:
