@@ -1357,30 +1357,39 @@ def align(image: np.ndarray, quad: np.ndarray, template: np.ndarray,
     if bool(cfg["align_euclidean_too"]):
         motions.append(cv2.MOTION_EUCLIDEAN)
     for target in targets:
-        for motion in motions:
-            warp = np.array([[1, 0, m + rim], [0, 1, m + rim]], np.float32)
-            try:
-                match, found = cv2.findTransformECC(np.ascontiguousarray(target, np.float32),
-                                                    drawn, warp, motion, criteria,
-                                                    np.full(drawn.shape, 255, np.uint8), 1)
-                break
-            except cv2.error:  # no convergence: not lined up so
-                continue
-        else:
+        fitted = _fit_print(target, drawn, m + rim, motions, criteria)
+        if fitted is None:  # not lined up this way
             continue
+        match, warp = fitted
         # template pixel x is canonical pixel x + rim; pixel i's centre is at i + 0.5
-        warp = np.asarray(found, np.float32)
         corners = (canon - rim - 0.5) @ warp[:, :2].T + warp[:, 2] + 0.5
         moved = float(np.abs(corners - (canon + m)).max())
         if moved > float(cfg["align_max"]) and (
                 far is None or moved > float(cfg["align_far"]) or
                 likeness(sketch(plain_card(image, in_picture(corners))), template) < far):
             continue
-        if best is None or float(match) > best[0]:
-            best = (float(match), corners)
+        if best is None or match > best[0]:
+            best = (match, corners)
     if best is None:  # the outline stays as found
         return quad
     return in_picture(best[1])
+
+
+def _fit_print(target: np.ndarray, drawn: np.ndarray, at: int, motions: list[int],
+               criteria: tuple[int, int, float]) -> tuple[float, np.ndarray] | None:
+    """``target`` (a sketch) fitted onto ``drawn`` by enhanced correlation, started ``at``
+    pixels in along both axes: the first of ``motions`` that converges, its correlation and
+    2x3 warp; None when none does."""
+    for motion in motions:
+        warp = np.array([[1, 0, at], [0, 1, at]], np.float32)
+        try:
+            match, found = cv2.findTransformECC(np.ascontiguousarray(target, np.float32), drawn,
+                                                warp, motion, criteria,
+                                                np.full(drawn.shape, 255, np.uint8), 1)
+        except cv2.error:  # no convergence
+            continue
+        return float(match), np.asarray(found, np.float32)
+    return None
 
 
 def classes(card: np.ndarray, look: OrderLook) -> np.ndarray:
