@@ -159,8 +159,8 @@ def _card_box(common: np.ndarray, past: bool = False) -> tuple[int, int, int, in
     # past the crop there, and the strongest step left in that third was anything at all
     # (third art c2203: 1.1 against 139, the box's side in the middle of the seven-segment
     # digits, so the 1s and 3s told apart by their other half were declined). The box stops
-    # there at the step most rows share: the edge of what is printed nearest (the digits'
-    # panel), short of the crop's edge, where the card's prints lie as they lie in each mean
+    # there at the strongest step a quarter of the rows reach (marks_side_partial_share): the
+    # edge of what is printed nearest (the digits' panel), short of the crop's edge
     least = float(cfg["marks_side_missing"]) * max(steps)
     if past and min(steps) < least:
         partial, _ = sides(float(cfg["marks_side_partial_share"]))
