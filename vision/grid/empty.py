@@ -44,7 +44,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
                  look: GridLook | None = None, table_at: np.ndarray | None = None,
                  stats: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
                  shaded: dict[int, float] | None = None,
-                 lit: np.ndarray | None = None) -> dict[int, float]:
+                 lit: np.ndarray | None = None,
+                 hot: dict[int, float] | None = None) -> dict[int, float]:
     """Of ``candidates``, the cells that surely show the bare surface, with a confidence.
 
     The bare surface is this picture's table just outside the area (``table``: its usual
@@ -65,6 +66,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
     them only where a second witness (the nearest calibration example) says empty too.
     ``lit``: the median colours of table patches left out as foreign that show the table's
     colour under other light (:func:`lit_otherwise`): shades of the table too.
+    ``hot``: when given, the shaded cells of a lamp's hot spot (:func:`_hot_shades`) are put
+    there too: the caller may take another second witness for them (``reader._hot_bare``).
     """
     cfg = section("grid")
     share = float(cfg["empty_colour_share"])
@@ -245,6 +248,8 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             for k, conf in _hot_shades(medians, refs, smooth & inkless & ~(ok & ~stray),
                                        look).items():
                 shaded.setdefault(candidates[k], conf)
+                if hot is not None:
+                    hot.setdefault(candidates[k], conf)
         ok &= ~stray
     else:
         # on a mat, against the surface the cell is held to (the mat cells near it, or the
@@ -535,6 +540,21 @@ def _hot_shades(medians: np.ndarray, refs: np.ndarray, asked: np.ndarray,
             continue
         out[int(k)] = 0.5
     return out
+
+
+def cell_edges(cell: np.ndarray) -> float:
+    """The strongest edges anywhere in a whole cell: the 98th percentile of the gradient's
+    magnitude, lightly smoothed, in its most contrasted channel. A card's outline and print
+    make a few per cent of a cell's pixels steep in some channel, wherever the print lies
+    (corner numerals as much as a robot in the middle); the bare table under a lamp shows
+    only its grain and the light's slow fall-off."""
+    b = cv2.GaussianBlur(np.ascontiguousarray(cell).astype(np.float32), (0, 0), 1.5)
+    best = 0.0
+    for ch in range(3):
+        mag = cv2.magnitude(cv2.Sobel(b[..., ch], cv2.CV_32F, 1, 0, ksize=3),
+                            cv2.Sobel(b[..., ch], cv2.CV_32F, 0, 1, ksize=3))
+        best = max(best, float(np.percentile(mag, 98)))
+    return best
 
 
 def _middle_texture(cells: list[np.ndarray]) -> np.ndarray:

@@ -9,8 +9,8 @@ import numpy as np
 from companion.ports import GridObservation
 from vision.grid.area import _area_homography, balance, find_area_seen, print_grey, rectify
 from vision.grid.checks import patterned_bare
-from vision.grid.empty import lit_otherwise, surely_empty
-from vision.grid.features import area_features, shifted_features
+from vision.grid.empty import cell_edges, lit_otherwise, surely_empty
+from vision.grid.features import _distances, area_features, shifted_features
 from vision.grid.geometry import MARGIN, SEARCH, _cell_size, scaled_windows
 from vision.grid.groups import _beside_unread, _cut_off, _under_a_hidden_marker
 from vision.grid.judge import classify
@@ -69,12 +69,13 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
             foreign = foreign[~lit]
         sure: dict[int, float] = {}
         shaded: dict[int, float] = {}  # bare by a shade of the table around: see below
+        hot: dict[int, float] = {}  # of those, the cells of a lamp's hot spot
         cell_stats = _stats(cells)
 
         def settled(card_like: list[bool]) -> set[int]:
             sure.update(surely_empty(cells, [i for i in range(25) if not card_like[i]],
                                      patches, look, table_at, cell_stats, shaded,
-                                     lit_shades))
+                                     lit_shades, hot))
             if look.bare_mode != "mat":
                 # a table of two tones finer than a cell (a checked cloth) shows no one colour
                 # over a bare cell's middle; its two tones in the table's share tell it instead
@@ -96,9 +97,9 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         def shifted(at: list[int]) -> list[np.ndarray]:
             return shifted_features(big, m, at)
 
-        values, confs, _ = classify(look, feats, table, windows, foreign, settled,
-                                    cell_stats[1], lambda scale: scaled_windows(g, scale),
-                                    farther, shifted)
+        values, confs, card_like = classify(look, feats, table, windows, foreign, settled,
+                                            cell_stats[1], lambda scale: scaled_windows(g, scale),
+                                            farther, shifted)
         for i in range(25):
             if i in sure:
                 values[i], confs[i] = None, sure[i]
@@ -108,6 +109,9 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                 # empty too (classify's confidence for an empty cell; a card or an unread cell
                 # has a value or none): two witnesses, neither enough alone
                 confs[i] = min(shaded[i], confs[i])
+            elif i in hot and values[i] is None and _hot_bare(look, feats[i], cells[i],
+                                                               card_like[i], foreign):
+                confs[i] = hot[i]
             elif values[i] is None:
                 confs[i] = 0.0  # not surely the bare surface, not surely a card: ask
         for i in _cut_off(values, confs):
@@ -128,6 +132,26 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
     x0, y0 = np.maximum(corners.min(axis=0), 0)
     x1, y1 = corners.max(axis=0)
     return GridObservation(values_t, conf_t), (int(x0), int(y0), int(x1), int(y1))
+
+
+def _hot_bare(look: GridLook, feats: np.ndarray, cell: np.ndarray, card_like: bool,
+              foreign: np.ndarray | None) -> bool:
+    """The second witness for a cell of a lamp's hot spot (``empty._hot_shades``) where the
+    nearest calibration example gave none: the light that clips the table moves the cell's
+    features away from every example calibration saw, empty or card, about equally (third art
+    g2575 g005: 0.79-0.88 from the nearest empty cell, 0.85-0.96 from the nearest card, where
+    an empty reading asks a lead of a fifth). The cell is bare where, besides, it is not
+    nearer the cards than the empty examples (``card_like``), nor nearer something foreign
+    over the table around the area than to any example (a hand reaching in), and the whole
+    cell shows no edge a card would bring: its outline and print, wherever they lie
+    (``hot_bare_edges``; the bare cells so refused at 76-133, every card at 151 or more)."""
+    cfg = section("grid")
+    if not bool(cfg["hot_bare_witness"]) or card_like:
+        return False
+    if foreign is not None and len(foreign) and float(_distances(feats[None], foreign).min()) \
+            < float(_distances(feats[None], look.features).min()):
+        return False
+    return cell_edges(cell) <= float(cfg["hot_bare_edges"])
 
 
 def _bare_inward(area: np.ndarray, cells: list[np.ndarray], card_like: list[bool],
