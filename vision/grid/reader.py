@@ -15,6 +15,7 @@ from vision.grid.geometry import MARGIN, SEARCH, _cell_size, scaled_windows
 from vision.grid.groups import _beside_unread, _cut_off, _under_a_hidden_marker
 from vision.grid.judge import classify
 from vision.grid.look import GridLook
+from vision.grid.outlines import card_outlines
 from vision.grid.registration import _move, register_checked
 from vision.grid.table import _stats, table_margin, table_patches
 from vision.grid.templates import coarse_best
@@ -121,6 +122,9 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         if hidden and bool(section("grid")["hidden_marker_asks_empty"]):
             for i in _under_a_hidden_marker(values, confs):
                 confs[i] = 0.0
+        if astray and bool(section("grid")["astray_few_cards_hold"]) \
+                and _few_cards_hold(image, place, values, confs):
+            astray = False
         if astray:
             # the cards say the area is not where the markers put it, and no correction could
             # be trusted: a cell may hold half a card and half the surface, so every cell is
@@ -132,6 +136,34 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
     x0, y0 = np.maximum(corners.min(axis=0), 0)
     x1, y1 = corners.max(axis=0)
     return GridObservation(values_t, conf_t), (int(x0), int(y0), int(x1), int(y1))
+
+
+def _few_cards_hold(image: np.ndarray, place: np.ndarray, values: list[int | None],
+                    confs: list[float]) -> bool:
+    """Whether a picture the boxes said was astray holds one to three cards, each read and
+    each with its outline's box within ``register_tolerance`` of its cell's middle where the
+    markers put it (``place``).
+
+    A table or mat with a lattice of its own (a checked cloth's squares, a mat printed with
+    cell outlines) gives a box on every cell, and those agree on a lattice a little off the
+    markers' area. With four cards or more the boxes showing print fit the cards' own lattice
+    (``registration.register_checked``); with fewer nothing can, and the whole grid was asked
+    although its cards lay in their cells' middles (third art g2584 g004: one card on a checked
+    cloth; g2568 g006 and g020: two cards on a mat printed with cell outlines). A card off its
+    cell shows its box off the middle, and a card half in a cell is not read as one."""
+    cfg = section("grid")
+    cards = [i for i in range(25) if values[i] is not None and confs[i] > 0]
+    if not 1 <= len(cards) <= 3:
+        return False
+    w, h = _cell_size()
+    centres, strength, _ = card_outlines(image, place)
+    for i in cards:
+        middle = ((i % 5 + 0.5) * w, (i // 5 + 0.5) * h)
+        off = np.abs(centres[i] - middle) / (w, h)
+        if strength[i] < float(cfg["register_min_edge"]) \
+                or (off > float(cfg["register_tolerance"])).any():
+            return False
+    return True
 
 
 def _hot_bare(look: GridLook, feats: np.ndarray, cell: np.ndarray, card_like: bool,
