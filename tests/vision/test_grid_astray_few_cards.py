@@ -1,10 +1,9 @@
 """Robot Master grid: a table with a lattice of its own and only a few cards on the area (third art
-g2584 g004: one card on a checked cloth; g2568 g006 and g020: two cards on a mat printed with cell
-outlines). The squares give a box on every cell, those agree on a lattice a little off the
-markers' area, and the picture was said astray: every cell asked. With four cards or more the
-printed boxes fit the cards' own lattice; with fewer nothing can. A picture of one to three
-cards, each read and each with its box at its cell's middle where the markers put it, is read
-there (reader._few_cards_hold)."""
+g2584 g004: one card on a checked cloth). The squares give a box on every cell, those agree on a
+lattice a little off the markers' area, and the picture was said astray: every cell asked. With
+four cards or more the printed boxes fit the cards' own lattice; with fewer nothing can. A
+picture of one to three cards, each read and each with its box at its cell's middle where the
+markers put it, is read there (reader._few_cards_hold)."""
 
 from __future__ import annotations
 

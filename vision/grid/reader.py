@@ -149,8 +149,10 @@ def _few_cards_hold(image: np.ndarray, place: np.ndarray, values: list[int | Non
     markers' area. With four cards or more the boxes showing print fit the cards' own lattice
     (``registration.register_checked``); with fewer nothing can, and the whole grid was asked
     although its cards lay in their cells' middles (third art g2584 g004: one card on a checked
-    cloth; g2568 g006 and g020: two cards on a mat printed with cell outlines). A card off its
-    cell shows its box off the middle, and a card half in a cell is not read as one."""
+    cloth). A card off its cell shows its box off the middle, and a card half in a cell is not
+    read as one. (On a mat printed with cell outlines, g2568 g006 and g020, the box size the
+    picture's boxes chose is the printed cells', and the cards' boxes lie 0.22 of a cell off:
+    those stay asked.)"""
     cfg = section("grid")
     cards = [i for i in range(25) if values[i] is not None and confs[i] > 0]
     if not 1 <= len(cards) <= 3:
