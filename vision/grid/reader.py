@@ -13,7 +13,7 @@ from vision.grid.empty import cell_edges, lit_otherwise, surely_empty
 from vision.grid.features import _distances, area_features, shifted_features
 from vision.grid.geometry import MARGIN, SEARCH, _cell_size, scaled_windows
 from vision.grid.groups import _beside_unread, _cut_off, _under_a_hidden_marker
-from vision.grid.judge import classify
+from vision.grid.judge import _marks_on_edge, classify
 from vision.grid.look import GridLook
 from vision.grid.outlines import card_outlines
 from vision.grid.registration import _move, register_checked
@@ -46,7 +46,7 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         if not astray and _move(markers, place) > float(section("grid")["prints_judge_move"]):
             # a far correction is weighed by the values' prints too (see _prints_prefer)
             at_markers = _warp(image, corners, look.inset, white, markers)
-            if _prints_prefer(look, at_markers[0], raw):
+            if _prints_prefer(look, at_markers[0], raw) or _marks_prefer(look, at_markers[0], raw):
                 place = markers
                 raw, big, area, cells = at_markers
         if astray and bool(section("grid")["prints_hold_astray"]) \
@@ -258,6 +258,35 @@ def _prints_prefer(look: GridLook, raw_a: np.ndarray, raw_b: np.ndarray) -> bool
     if int(cards.sum()) < int(cfg["prints_judge_cells"]):
         return False
     return bool(float(fa[cards].mean() - fb[cards].mean()) >= float(cfg["prints_judge_margin"]))
+
+
+def _marks_prefer(look: GridLook, raw_a: np.ndarray, raw_b: np.ndarray) -> bool:
+    """Whether, on a look whose values' marks are learnt, the cards lie in their cells' windows
+    in the area warped as ``raw_a`` and off them in ``raw_b`` (two placements of one area): of
+    the cells some value's mean print fits at least ``prints_judge_cell_fit`` in either (the
+    cards), ``raw_b`` puts at least ``marks_judge_edges`` with the cards' common print fitting
+    best on its window's edge, and ``raw_a`` at most ``marks_judge_edge_share`` of as many.
+
+    On seven-segment digits in dark boxes and on central numerals the outlines' boxes can sit
+    on the prints and agree on a lattice a fifth to a quarter of a cell off the cards; every
+    value's templates fit the dark box alike there and on the cards, so the prints cannot tell
+    (:func:`_prints_prefer`), and the cards read by their marks were asked as lying past their
+    windows (third art g2569 g002, g005, g010, g019: corrections of 0.21-0.26 of a cell, 6-13
+    cards on the edge there, 0-1 at the markers' area, where every one of them reads exactly).
+    Over the development sets no correction that far put fewer cards on the edge than the
+    markers' area did."""
+    cfg = section("grid")
+    if not bool(cfg["marks_judge_move"]) or sorted(look.mark_values.tolist()) != list(range(6)):
+        return False
+    wa = scaled_windows(_print_area(raw_a, look), 1.0)
+    wb = scaled_windows(_print_area(raw_b, look), 1.0)
+    fits = np.maximum(coarse_best(look, wa), coarse_best(look, wb))
+    cards = np.flatnonzero(fits >= float(cfg["prints_judge_cell_fit"]))
+    on_b = sum(_marks_on_edge(look, wb[i]) for i in cards)
+    if on_b < int(cfg["marks_judge_edges"]):
+        return False
+    on_a = sum(_marks_on_edge(look, wa[i]) for i in cards)
+    return on_a <= float(cfg["marks_judge_edge_share"]) * on_b
 
 
 def _prints_hold(look: GridLook, image: np.ndarray, corners: np.ndarray, white: np.ndarray,
