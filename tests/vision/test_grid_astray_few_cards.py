@@ -40,7 +40,7 @@ def _shots() -> list[tuple[np.ndarray, Shot]]:
         shot = grid_shot(style, rng, hard=False, count=1 + k % 3)
         ok, data = cv2.imencode(".jpg", shot.image, [cv2.IMWRITE_JPEG_QUALITY, shot.quality])
         assert ok
-        out.append((cv2.imdecode(data, cv2.IMREAD_COLOR), shot))
+        out.append((np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR)), shot))
     return out
 
 

@@ -43,7 +43,8 @@ def picture() -> tuple[np.ndarray, list[int | None]]:
         shot = grid_shot(style, rng, hard=False)
     ok, data = cv2.imencode(".jpg", shot.image, [cv2.IMWRITE_JPEG_QUALITY, shot.quality])
     assert ok
-    return cv2.imdecode(data, cv2.IMREAD_COLOR), [v for row in shot.label["grid"] for v in row]
+    truth = [v for row in shot.label["grid"] for v in row]
+    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR)), truth
 
 
 def _read(look: grid.GridLook, image: np.ndarray) -> list[tuple[int | None, float]]:

@@ -349,6 +349,36 @@ def _pair_gap(look: GridLook, views: np.ndarray, at_a: tuple[int, int, int],
     return (errors[1] - errors[0]) / (errors[0] + errors[1] + 1e-6)
 
 
+def _central_first(by_value: dict[int, list[tuple[np.ndarray, int, int]]], gap: float
+                   ) -> dict[int, list[tuple[np.ndarray, int, int]]]:
+    """Each value's calibration cards (grey picture, row, column), the one lying most as
+    every card lies in its cell put first where the first found lies less like that by more
+    than ``gap``: the first card's centre is what the value's other cards are aligned on, and
+    one lying off its cell's middle cut every card of its value across its edge (third art
+    g2509: the first 2 lay 0.17 of a cell left of its middle, 0.35-0.39 like the cells' mean
+    against 0.79-0.87 for the most central 2; the 2s' mean showed the table past a card's
+    right edge and one pip and a half, and 3s and 1s fitted it better than their own, read as
+    2 at up to 0.39). As the marks choose their frame (:func:`vision.grid.marks.learn_marks`):
+    the cells' mean, and each card's likeness to it. (Where the first card lies about as
+    centrally as the best, it stays first: the readings learnt on it were measured.)"""
+    cells = [(g, r, c) for found in by_value.values() for g, r, c in found]
+    if len(cells) < 2:
+        return by_value
+    middle = np.mean([_window(g, r, c, 0) for g, r, c in cells], axis=0).astype(np.float32)
+
+    def likeness(g: np.ndarray, r: int, c: int) -> float:
+        return float(cv2.matchTemplate(_window(g, r, c, 0).astype(np.float32), middle,
+                                       cv2.TM_CCOEFF_NORMED).max())
+
+    out = {}
+    for v, found in by_value.items():
+        alike = [likeness(*f) for f in found]
+        best = int(np.argmax(alike))
+        out[v] = [found[best], *found[:best], *found[best + 1:]] \
+            if alike[0] < alike[best] - gap else found
+    return out
+
+
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per value: every calibration card's centre, aligned on the first one and averaged; also
@@ -361,6 +391,8 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                 v = grid[r][c]
                 if v is not None:
                     by_value.setdefault(int(v), []).append((g, r, c))
+    if bool(cfg["template_central_first"]):
+        by_value = _central_first(by_value, float(cfg["template_central_gap"]))
     means: dict[int, np.ndarray] = {}
     singles: dict[int, list[np.ndarray]] = {}
     cache: dict[tuple[int, float], list[np.ndarray]] = {}
