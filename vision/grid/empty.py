@@ -257,6 +257,27 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         level = (ref.sum(axis=-1) if ref.ndim == 2 else np.full(len(candidates), ref.sum()))
         ink_level = level[:, None] * float(cfg["empty_ink_ratio"])
         inkless = (px.sum(axis=2) < ink_level).mean(axis=1) <= float(cfg["empty_ink_share"])
+        if bool(cfg["mat_hue_ink"]):
+            # a print in colour is no darker than the mat: a pale card of the mat's colour whose
+            # only print in the middle is a light blue pip or two passed every test as the mat
+            # (third art g2586: a 1 in a lamp's white-out, a 2 and a 3 in a full grid whose
+            # "mat" cells were cards, 0.72-0.90). Its pip shows in the middle's hue
+            inkless &= _hue_ink(px) <= float(cfg["mat_hue_ink_share"])
+        if bool(cfg["mat_white_out"]):
+            # a middle clipped white in every channel tells little, on a mat as on a table
+            # (see _hot_shades): a white card clips so too, and a lamp's white-out over a pale
+            # mat took a 1, its one light pip all its middle showed, for the mat (third art
+            # g2586 g006, g007: 0.84, 0.90). Such a cell is the mat only where the cell, but
+            # for its outer tenth, shows no edge a card's numerals and pips bring
+            # (``mat_white_out_edges``; cell_edges: white-out bare cells 1.5 at the median,
+            # 19 at the 90th percentile, every card 196 or more)
+            clipped = (medians >= float(cfg["table_hot_clip"])).all(axis=1)
+            for spot in np.flatnonzero(clipped).tolist():
+                white = cells[candidates[spot]]
+                ch, cw = white.shape[:2]
+                inner = white[int(0.1 * ch):ch - int(0.1 * ch), int(0.1 * cw):cw - int(0.1 * cw)]
+                if cell_edges(inner) > float(cfg["mat_white_out_edges"]):
+                    inkless[spot] = False
         ok &= inkless
         if shaded is not None and bool(cfg["mat_glare"]):
             # a lamp's or a window's reflection on a glass table taken for a mat: the cells
@@ -540,6 +561,17 @@ def _hot_shades(medians: np.ndarray, refs: np.ndarray, asked: np.ndarray,
             continue
         out[int(k)] = 0.5
     return out
+
+
+def _hue_ink(px: np.ndarray) -> np.ndarray:
+    """Per cell (``px``: its middle's pixels, (n, k, 3)), the share of pixels whose colour
+    (shares of B, G and R) lies more than ``mat_hue_ink_apart`` from the middle's own median
+    colour in some share: a print in colour, however light. A bare mat's middle shows its noise only
+    (over 5,600 bare mat cells read, at most 0.009 of the middle so far off; two cells whose
+    middle's edge held the table past a mat's end 0.03), a card's pip 0.017-0.039."""
+    hue = px.astype(np.float32) / (px.sum(axis=2, keepdims=True).astype(np.float32) + 1.0)
+    off = np.abs(hue - np.median(hue, axis=1, keepdims=True)).max(axis=2)
+    return np.asarray((off > float(section("grid")["mat_hue_ink_apart"])).mean(axis=1))
 
 
 def cell_edges(cell: np.ndarray) -> float:
