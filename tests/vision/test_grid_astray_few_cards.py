@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from companion.config import Config
-from tests.vision.thirdart.build import calibration
+from tests.vision.thirdart.build import as_sent, calibration, grid_truth
 from tests.vision.thirdart.scenes import Shot, grid_shot
 from tests.vision.thirdart.style import make_style
 from vision import grid
@@ -38,9 +37,7 @@ def _shots() -> list[tuple[np.ndarray, Shot]]:
     out = []
     for k in range(5):
         shot = grid_shot(style, rng, hard=False, count=1 + k % 3)
-        ok, data = cv2.imencode(".jpg", shot.image, [cv2.IMWRITE_JPEG_QUALITY, shot.quality])
-        assert ok
-        out.append((np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR)), shot))
+        out.append((as_sent(shot), shot))
     return out
 
 
@@ -58,7 +55,7 @@ def _off(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_two_cards_on_the_cloth_are_read_where_the_markers_put_them(
         look: grid.GridLook) -> None:
     image, shot = _shots()[4]
-    truth = [v for row in shot.label["grid"] for v in row]
+    truth = grid_truth(shot)
     assert sum(v is not None for v in truth) == 2
     read = _read(look, image)
     assert all(conf > 0 for _, conf in read)

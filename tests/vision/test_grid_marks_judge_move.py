@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
 from companion.config import Config
-from tests.vision.thirdart.build import calibration
+from tests.vision.thirdart.build import as_sent, calibration, grid_truth
 from tests.vision.thirdart.scenes import grid_shot
 from tests.vision.thirdart.style import make_style
 from vision import grid
@@ -41,10 +40,7 @@ def picture() -> tuple[np.ndarray, list[int | None]]:
     style, rng = make_style(SEED), np.random.default_rng([SEED, 9])
     for _ in range(3):
         shot = grid_shot(style, rng, hard=False)
-    ok, data = cv2.imencode(".jpg", shot.image, [cv2.IMWRITE_JPEG_QUALITY, shot.quality])
-    assert ok
-    truth = [v for row in shot.label["grid"] for v in row]
-    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR)), truth
+    return as_sent(shot), grid_truth(shot)
 
 
 def _read(look: grid.GridLook, image: np.ndarray) -> list[tuple[int | None, float]]:

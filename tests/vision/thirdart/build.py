@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from .light import jpeg
@@ -17,6 +18,18 @@ from .style import COLOURS, Style, make_style
 def _save(folder: Path, name: str, shot: Shot, labels: dict[str, Any]) -> None:
     (folder / name).write_bytes(jpeg(shot.image, shot.quality))
     labels[name] = shot.label
+
+
+def as_sent(shot: Shot) -> np.ndarray:
+    """The shot's picture as the dataset stores it and a camera sends it: JPEG at the shot's
+    quality, decoded (what a test reads when it draws one picture of a set again)."""
+    data = np.frombuffer(jpeg(shot.image, shot.quality), np.uint8)
+    return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR))
+
+
+def grid_truth(shot: Shot) -> list[int | None]:
+    """A grid shot's label, the 25 cells top row first."""
+    return [v for row in shot.label["grid"] for v in row]
 
 
 def _write_labels(folder: Path, labels: dict[str, Any]) -> None:
