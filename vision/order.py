@@ -1716,9 +1716,9 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     if not pale and bool(section("order")["dark_paper_both_ways"]):
         # ... and as the pale rule found them too: a dark card with a bright rim (an orange
         # border round dark grey paper, third art g2574) is found by its rim as any card is,
-        # while the largest outline at some edge level is the rim and a hand holding it (three
-        # of the four cards learnt that way, four found the usual way; kept pale, 0.02 of
-        # white asked for, the right readings were declined at 0.002-0.006)
+        # where the largest outline at any edge level missed one of the four (three cards
+        # learnt that way, four found the usual way; kept pale, 0.02 of white asked for, the
+        # right readings were declined at 0.002-0.006)
         usual, counted, _ = _learn_papered(examples, fallback, True)
         if usual.learnt and (counted > more or not dark.learnt):
             dark, more = usual, counted

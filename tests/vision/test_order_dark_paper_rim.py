@@ -1,10 +1,10 @@
 """Order calibration on dark paper with a bright rim (third art g2574: dark grey cards framed in
 orange, held over a dark wood table). No calibration card showed pale paper, so dark paper was
-tried only with each card taken as the largest outline at any edge level: on three of the four
-pictures that outline held the card and the hand holding it, and three cards against the pale
-rule's four kept the pale look. Its paper test then asked for 0.02 of white and declined right
-readings at 0.002-0.006 (o013, o017, o020). Dark paper is now tried with the cards found as the
-pale rule finds them too, and that learns from all four."""
+tried only with each card taken as the largest outline at any edge level, which learnt from
+three of the four pictures, and three cards against the pale rule's four kept the pale look.
+Its paper test then asked for 0.02 of white and declined right readings at 0.002-0.006 (o013,
+o017, o020). Dark paper is now tried with the cards found as the pale rule finds them too, and
+that learns from all four."""
 
 from __future__ import annotations
 
