@@ -437,13 +437,18 @@ def marks_read(look: GridLook, window: np.ndarray, turns: bool = True) -> MarksR
     (``GridLook.mark_floor``); else None. ``turns``: a card not taken upright is read again
     turned a few degrees (:func:`_turned_read`)."""
     cfg = section("grid")
-    # a card of a value calibration never saw would be read as another: every value must be
-    if not bool(cfg["marks"]) or sorted(look.mark_values.tolist()) != list(range(6)):
+    if not bool(cfg["marks"]) or not every_value_marked(look):
         return None
     reading = _taken(look, read_marks(look, window))
     if reading is None and turns and cfg["marks_turns"]:
         reading = _turned_read(look, window)
     return reading
+
+
+def every_value_marked(look: GridLook) -> bool:
+    """Whether calibration learnt the marks of every value: a card of a value it never saw
+    would be read as another."""
+    return sorted(look.mark_values.tolist()) == list(range(6))
 
 
 def _taken(look: GridLook, reading: MarksReading | None) -> MarksReading | None:

@@ -15,6 +15,7 @@ from vision.grid.geometry import MARGIN, SEARCH, _cell_size, scaled_windows
 from vision.grid.groups import _beside_unread, _cut_off, _under_a_hidden_marker
 from vision.grid.judge import _marks_on_edge, classify
 from vision.grid.look import GridLook
+from vision.grid.marks import every_value_marked
 from vision.grid.outlines import card_outlines
 from vision.grid.registration import _move, register_checked
 from vision.grid.table import _stats, table_margin, table_patches
@@ -276,7 +277,7 @@ def _marks_prefer(look: GridLook, raw_a: np.ndarray, raw_b: np.ndarray) -> bool:
     Over the development sets no correction that far put fewer cards on the edge than the
     markers' area did."""
     cfg = section("grid")
-    if not bool(cfg["marks_judge_move"]) or sorted(look.mark_values.tolist()) != list(range(6)):
+    if not bool(cfg["marks_judge_move"]) or not every_value_marked(look):
         return False
     wa = scaled_windows(_print_area(raw_a, look), 1.0)
     wb = scaled_windows(_print_area(raw_b, look), 1.0)
