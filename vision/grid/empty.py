@@ -237,7 +237,7 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             # every test as the bare table (blind third art g2603h g007, a 1, a 1 and a 2 in
             # dim light, 0.52-0.78: the grid read wrong). On a table the middle is blurred a
             # pixel first: a dim picture's noise strays in hue pixel by pixel (bare cells of
-            # the hard sets up to 0.057 unblurred), a pip's colour does not
+            # the hard sets up to 0.071 unblurred), a pip's colour does not
             inkless &= _hue_ink(_blurred_middles([cells[i] for i in candidates])) \
                 <= float(cfg["table_hue_ink_share"])
         ok &= inkless
