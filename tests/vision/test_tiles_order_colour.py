@@ -91,7 +91,7 @@ def test_background_never_sits_on_a_colour() -> None:
     model = ColourModel.fit({n: pixels[300 * k:300 * (k + 1)] for k, n in enumerate(names)}, base)
     bg = model.with_background(pixels)
     for mean in bg.background_means:
-        assert model.d2_features(mean[None]).min() > 12.0
+        assert model.d2_features(mean[None]).min() > float(section("colour")["background_core_d2"])
     assert (bg.classify(pixels) >= 0).mean() > 0.95
 
 
