@@ -260,6 +260,30 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
                 if hot is not None:
                     hot.setdefault(candidates[k], conf)
         ok &= ~stray
+        if bool(cfg["table_lamp_steps"]):
+            # a lamp's bright patch on the table inside the area: its cells lie past the
+            # brightness ratio of the table patches around the area (which the lamp does not
+            # reach), as a lamp's band does on a mat, and the same steps take them, from a bare
+            # cell beside them (:func:`_lamp_steps`: the hue within empty_median_hue of it, and
+            # no more than mat_lamp_brighter times as bright). Their median must show the
+            # table's hue, and the ink tests above stand. The grain's contrast grows with the
+            # light, so a lit cell's texture is judged as if at the table's own light (blind
+            # g2609 g014, a warm hot spot up to 1.7 times as bright as the table near it, its
+            # wood grain 42-52 against a limit of 34; g2581 g020, 58 against 44)
+            refs = ref if ref.ndim == 2 else np.broadcast_to(ref, medians.shape)
+            lit = (medians.sum(axis=1) + 1.0) / (refs.sum(axis=1) + 1.0)
+            # (brighter only: a shadow's cells beside bare ones stay with the table's shades,
+            # which ask the nearest calibration example too; a dark sleeve is as smooth)
+            off = lit >= float(cfg["mat_lamp_off"])
+            hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
+            ref_hue = refs / (refs.sum(axis=1, keepdims=True) + 1.0)
+            close = np.abs(hue - ref_hue).max(axis=1) <= float(cfg["empty_median_hue"])
+            plain = _like(px, medians) >= share
+            calm = texture / np.maximum(lit, 1.0) <= _texture_limit(texture_ref)
+            stepped = _lamp_steps(px, medians, candidates,
+                                  plain & close & calm & inkless & off, ok)
+            like = np.where(stepped & ~ok, _like(px, medians), like)
+            ok |= stepped
     else:
         # on a mat, against the surface the cell is held to (the mat cells near it, or the
         # calibration's mat): a printed mat is plain where a cell's middle lies
@@ -337,12 +361,12 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
 
 def _lamp_steps(px: np.ndarray, medians: np.ndarray, candidates: list[int],
                 asked: np.ndarray, sure: np.ndarray) -> np.ndarray:
-    """On a mat (or a surface calibration took for one), per candidate cell (its middle's
-    pixels and median colour; ``candidates``: the cells' indices in the area), whether it is
-    the bare surface under other light: one of the ``asked`` cells (plain, of a calibration
-    mat's hue at any brightness, not card-coloured, as smooth as the mat, and lit otherwise
-    than the reference it was held to) that the reference refused, beside (rows, columns or
-    diagonals) a cell that passed every test (``sure``) or this one in turn, its median
+    """On a mat (or a surface calibration took for one) or a table, per candidate cell (its
+    middle's pixels and median colour; ``candidates``: the cells' indices in the area), whether
+    it is the bare surface under other light: one of the ``asked`` cells (plain, of the
+    surface's hue at any brightness, not card-coloured, as smooth as the surface, and lit
+    otherwise than the reference it was held to) that the reference refused, beside (rows,
+    columns or diagonals) a cell that passed every test (``sure``) or this one in turn, its median
     within ``empty_median_hue`` of that cell's in shares of B, G and R, its brightness from
     ``mat_lamp_darker`` to ``mat_lamp_brighter`` times that cell's, and no more than
     ``empty_ink_share`` of its middle darker than ``empty_ink_ratio`` of its own median (ink).
