@@ -275,9 +275,7 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             # (brighter only: a shadow's cells beside bare ones stay with the table's shades,
             # which ask the nearest calibration example too; a dark sleeve is as smooth)
             off = lit >= float(cfg["mat_lamp_off"])
-            hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
-            ref_hue = refs / (refs.sum(axis=1, keepdims=True) + 1.0)
-            close = np.abs(hue - ref_hue).max(axis=1) <= float(cfg["empty_median_hue"])
+            close = _median_hue_off(medians, refs) <= float(cfg["empty_median_hue"])
             plain = _like(px, medians) >= share
             calm = texture / np.maximum(lit, 1.0) <= _texture_limit(texture_ref)
             stepped = _lamp_steps(px, medians, candidates,
@@ -790,6 +788,15 @@ def _card_coloured(medians: np.ndarray, ref: np.ndarray, look: GridLook | None) 
     return np.asarray((nearer & apart).any(axis=1), bool)
 
 
+def _median_hue_off(medians: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Per cell (its median colour), how far its shares of B, G and R lie from those of
+    ``ref`` (one colour, or one per cell): the largest of the three differences."""
+    hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
+    ref = np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3), medians.shape)
+    ref_hue = ref / (ref.sum(axis=1, keepdims=True) + 1.0)
+    return np.asarray(np.abs(hue - ref_hue).max(axis=1))
+
+
 def _strays(medians: np.ndarray, ref: np.ndarray, bare: np.ndarray) -> np.ndarray:
     """Per cell (its median colour), whether it strays from the bare table as a thing over
     it does, not as the light does. Grain and noise spread a bare cell's pixels around the
@@ -804,9 +811,7 @@ def _strays(medians: np.ndarray, ref: np.ndarray, bare: np.ndarray) -> np.ndarra
     with, nothing tells a lamp from a hand."""
     limit = float(section("grid")["empty_median_hue"])
     hue = medians / (medians.sum(axis=1, keepdims=True) + 1.0)
-    ref = np.broadcast_to(np.asarray(ref, np.float32).reshape(-1, 3), medians.shape)
-    ref_hue = ref / (ref.sum(axis=1, keepdims=True) + 1.0)
-    stray = np.abs(hue - ref_hue).max(axis=1) > limit
+    stray = _median_hue_off(medians, ref) > limit
     first = stray.copy()
     for k in np.flatnonzero(stray):
         peers = np.flatnonzero(bare)
