@@ -1743,7 +1743,7 @@ def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel
         # the robot, 0.05 of the picture, the cards 0.16 to 0.24). Only where no card showed
         # pale paper: beside a white card among a board's lanes, the lanes were so learnt with
         # it, dark paper taken for theirs (test_order_calibration_lanes: paper share 0.18)
-        largest = _card_outlines(image, robot, fallback, dark, whole)[:1] if dark and whole else []
+        largest = _card_outlines(image, robot, fallback, dark)[:1] if dark and whole else []
         if largest:
             found.append((largest[0], True))
             continue
@@ -1766,7 +1766,7 @@ def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel
     # colours the labels have, the cards 0.025 and 0.038 of the picture). The calibration
     # cards are then looked for among every outline that may be one, as the outlines whose
     # prints are most alike; what was learnt first stays unless that learns from more cards
-    alike = _alike_outlines(examples, fallback, dark, whole)
+    alike = _alike_outlines(examples, fallback, dark)
     if alike is None:
         return look, used, shown
     second, more = _learn_from(examples, alike, fallback, dark)
@@ -2065,7 +2065,7 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
 
 
 def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
-                   dark: bool = False, saturated: bool = False) -> list[np.ndarray]:
+                   dark: bool = False) -> list[np.ndarray]:
     """Every outline in a calibration picture that may be its card, largest first: card-shaped
     (:func:`find_card`) down to ``calibration_least_area`` of the picture, showing paper round
     the robot (``calibration_min_paper``), some part colour and, where the boards' background
@@ -2097,7 +2097,7 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
         tried.append((outline.mean(axis=0), size))
         card = warp_card(image, outline)
         cls = classes(card, plain_look)
-        if _part_colour_pixels(card, cls, saturated) < int(cfg["min_mask_pixels"]) or \
+        if _part_colour_pixels(card, cls) < int(cfg["min_mask_pixels"]) or \
                 paper_shown(card, default_masks(), dark) < float(cfg["calibration_min_paper"]) or \
                 (judge_colours and
                  float(np.isin(cls, foreign).mean()) >= float(cfg["calibration_other_colour"])):
@@ -2108,24 +2108,27 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
     return kept
 
 
-def _part_colour_pixels(card: np.ndarray, cls: np.ndarray, saturated: bool) -> int:
+def _part_colour_pixels(card: np.ndarray, cls: np.ndarray) -> int:
     """How many of a canonical card's pixels show some part colour: those the boards' colours
-    classify (``cls``, :func:`classes` with the default look), or (``saturated``) those saturated
-    as the colours are learnt from (chroma over 0.2, as in :func:`_learn_from`). A card on dark
-    paper is balanced on its pale rim, brighter than its paper, and its parts then show paler
-    than the boards' colours: the boards' colours classified none of them (third art g2490, a
-    dark grey card with a pale rim: 0.2 % of its first calibration card, 0 to 12 % of the other
-    three's, whose outlines were found on the robot's head and torso instead), and no whole card
-    was kept, so nothing was learnt and all 20 order cards were declined."""
-    if not saturated:
-        return int((cls >= 0).sum())
+    classify (``cls``, :func:`classes` with the default look), or those saturated as the colours
+    are learnt from (chroma over 0.2, as in :func:`_learn_from`), whichever are more.
+
+    The boards' colours alone miss cards whose parts look unlike the lanes in the boards' light:
+    - a card on dark paper is balanced on its pale rim, brighter than its paper, and its parts
+      show paler than the boards' colours (third art g2490, a dark grey card with a pale rim:
+      0.2 % of its first calibration card, 0 to 12 % of the other three's);
+    - the boards' background, learnt on a dark board in dim light, held clusters within 4 to 8
+      of the cards' own red, green and blue, which lay 18 to 43 from the lanes' (third art g2620,
+      white cards with a purple rim over a dark board): every part pixel was background.
+    No whole card was then kept, so nothing was learnt and all 20 order cards were declined. A
+    board's lanes pass either way, as before: the paper test and the labelled colours tell them
+    from a card."""
     chroma = card.max(axis=2) - card.min(axis=2)
-    return int((chroma > 0.2).sum())
+    return max(int((cls >= 0).sum()), int((chroma > 0.2).sum()))
 
 
 def _alike_outlines(examples: list[tuple[np.ndarray, str]], model: ColourModel,
-                    dark: bool = False,
-                    saturated: bool = False) -> list[tuple[np.ndarray, bool] | None] | None:
+                    dark: bool = False) -> list[tuple[np.ndarray, bool] | None] | None:
     """One outline a calibration picture (None where it has none that may be its card, see
     :func:`_card_outlines`): those whose prints are most like each other's. The user's cards are
     printed alike, so the outlines on them are alike too, while a board's lanes or a hand are
@@ -2133,7 +2136,7 @@ def _alike_outlines(examples: list[tuple[np.ndarray, str]], model: ColourModel,
     0.41 like the cards). Each outline in turn is taken with the outline most like it in every
     other picture, and the set whose prints are most alike in all (the sum of their likenesses
     pair by pair) is chosen. None when fewer than two pictures show such an outline."""
-    outlines = [_card_outlines(image, robot, model, dark, saturated)
+    outlines = [_card_outlines(image, robot, model, dark)
                 for image, robot in examples]
     drawn = [[sketch(plain_card(image, q)) for q in qs]
              for (image, _), qs in zip(examples, outlines, strict=True)]
