@@ -412,11 +412,11 @@ def test_a_turned_card_lying_off_its_cell_is_lined_up_the_right_way() -> None:
     mean = upright[s:-s, s:-s]
     way = marks._way_mask(mean)
     assert way is not None
-    crop, fit, edge = marks._lay(turned, mean, way, pad=12)
+    crop, fit, edge, _ = marks._lay(turned, mean, way, pad=12)
     assert fit > 0.95 and not edge
     assert float(np.abs(crop - mean)[way].mean()) < 1.0  # turned back onto the mean
     # without looking farther, the turned card is not found
-    crop, fit, _ = marks._lay(turned, mean, way, pad=0)
+    crop, fit, _, _ = marks._lay(turned, mean, way, pad=0)
     assert float(np.abs(crop - mean)[way].mean()) > 20.0
 
 
@@ -531,8 +531,8 @@ def test_a_card_on_a_checked_cloth_is_lined_up_by_the_card_alone() -> None:
     y0, y1, x0, x1 = marks._card_box(mean)
     card = _corner_card(3, rng).astype(np.float32)
     window[s + 1 + y0:s + 1 + y1, s - 2 + x0:s - 2 + x1] = card[y0:y1, x0:x1]
-    _, whole, _ = marks._lay(window, mean, None, pad=4)
-    crop, alone, edge = marks._lay(window, mean, None, pad=4, inside=(y0, y1, x0, x1))
+    _, whole, _, _ = marks._lay(window, mean, None, pad=4)
+    crop, alone, edge, _ = marks._lay(window, mean, None, pad=4, inside=(y0, y1, x0, x1))
     assert whole < section("grid")["marks_align_fit"] <= alone and not edge
     # ... and the crop is the card where it lies (a pixel low, two to the left)
     assert float(np.abs(crop[y0:y1, x0:x1] - card[y0:y1, x0:x1]).mean()) < 6.0

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -100,10 +101,13 @@ def _way_mask(card: np.ndarray) -> np.ndarray | None:
 
 
 def _lay(window: np.ndarray, card: np.ndarray, way: np.ndarray | None, pad: int = 0,
-         inside: tuple[int, int, int, int] | None = None) -> tuple[np.ndarray, float, bool]:
+         inside: tuple[int, int, int, int] | None = None
+         ) -> tuple[np.ndarray, float, bool, tuple[float, float] | None]:
     """``window`` (a cell with ``SEARCH`` pixels around) lined up on ``card``: the crop of it
     either way up where ``card`` fits best, the way chosen where the two ways differ
-    (``way``, see :func:`_way_mask`); with that fit and whether it lay on the window's edge.
+    (``way``, see :func:`_way_mask`); with that fit, whether it lay on the window's edge, and
+    (with ``way``) how much the crop differs from ``card`` there, the way chosen and the other
+    (mean squared difference of their :func:`_standard` levels).
     ``pad``: the window is widened by this many pixels each way (its edge repeated) before
     ``card`` is looked for in it: a card lying off its cell's middle lies twice as far off
     turned, past where ``card`` (cut around a card lying so) is looked for. ``inside``: only
@@ -111,6 +115,7 @@ def _lay(window: np.ndarray, card: np.ndarray, way: np.ndarray | None, pad: int 
     the same places: what lies around a card in its crop (a checked cloth, the next card)
     changes from card to card."""
     best: tuple[float, np.ndarray, float, bool] | None = None
+    scores: list[float] = []
     h, w = card.shape
     y0, y1, x0, x1 = inside if inside is not None else (0, h, 0, w)
     template = np.ascontiguousarray(card[y0:y1, x0:x1])
@@ -125,10 +130,33 @@ def _lay(window: np.ndarray, card: np.ndarray, way: np.ndarray | None, pad: int 
         score = -float(((_standard(crop) - _standard(card))[way] ** 2).mean()) \
             if way is not None else float(fit)
         edge = x in (0, res.shape[1] - 1) or y in (0, res.shape[0] - 1)
+        scores.append(score)
         if best is None or score > best[0]:
             best = (score, crop, float(fit), edge)
     assert best is not None
-    return best[1], best[2], best[3]
+    ways = (-max(scores), -min(scores)) if way is not None else None
+    return best[1], best[2], best[3], ways
+
+
+def _way_unclear(differs: tuple[float, float] | None, cfg: dict[str, Any]) -> bool:
+    """Whether a card lined up on its value's mean (``differs``: how much it differs from the
+    mean where the value's two ways up differ, laid the way chosen and the other, see
+    :func:`_lay`) lay neither way: it differs by more than ``marks_learn_way_error`` the way
+    chosen, and the other way by less than that over ``marks_learn_way_share``.
+
+    A card lying far off its cell is cut by its window's edge when turned, so the way that is
+    right fits it badly, while the wrong way fits its whole card well: a seven-segment 4 and a
+    4 turned (an "h") share all but two segments (third art g2615: five of eleven 4s so laid
+    the wrong way, 0.98-1.14 from the mean against 1.04-1.53 the other way, and the 4s' mean
+    showed both, an "H"). Cards laid right differed by 0.01-0.35, and 1.0 or more the other
+    way. A value that looks the same either way up (a seven-segment 0, 2 or 5) differs little
+    either way, and is never unclear. Over 162 sets this read 8 more grids and changed no
+    other reading: 7 of g2502's (one 2 left out, 1.13 and 2.04) and one of g2569's."""
+    if differs is None:
+        return False
+    chosen, other = differs
+    return chosen > float(cfg["marks_learn_way_error"]) and \
+        chosen > float(cfg["marks_learn_way_share"]) * other
 
 
 def _card_box(common: np.ndarray, past: bool = False) -> tuple[int, int, int, int]:
@@ -211,7 +239,7 @@ def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
         refs[v] = _lay(first, frame, None)[0].astype(np.float32)
     least = float(cfg["marks_align_fit"])
     means = dict(refs)
-    for _ in range(2):
+    for last in (False, True):
         # each card lined up on its value's mean so far (first: its most central card), the
         # way up that value's print says; a card fitting badly or on its window's edge (it
         # lies farther off its cell than the window reaches) is left out
@@ -219,14 +247,17 @@ def learn_marks(greys: list[np.ndarray], grids: list[Grid]) -> Marks | None:
         ways = {v: _way_mask(means[v]) for v in seen}
         insides = {v: _card_box(means[v]) for v in seen}
         for v, w in cards:
-            crop, fit, edge = _lay(w, means[v], ways[v], int(cfg["marks_learn_pad"]))
+            crop, fit, edge, differs = _lay(w, means[v], ways[v], int(cfg["marks_learn_pad"]))
             if fit < least and bool(cfg["marks_align_inside"]):
                 # a card fitting short of that is fitted again on the card alone: on a checked
                 # cloth the checks around a card in its crop held the whole crop's fit to
                 # a median of 0.61-0.79, and each value's mean was 1-5 cards (third art d2302)
-                crop, fit, edge = _lay(w, means[v], ways[v], int(cfg["marks_learn_pad"]),
-                                       insides[v])
-            if fit >= least and not edge:
+                crop, fit, edge, differs = _lay(w, means[v], ways[v],
+                                                int(cfg["marks_learn_pad"]), insides[v])
+            # (and, in the last pass, a card laid neither way clearly: the first pass lines the
+            # cards up on one card, whose own noise makes a value that looks the same either
+            # way up seem to differ both ways, third art g2507's 5s about 1.0 each way)
+            if fit >= least and not edge and not (last and _way_unclear(differs, cfg)):
                 kept[v].append(crop.astype(np.float32))
         means = {v: (np.mean(kept[v], axis=0).astype(np.float32) if kept[v] else means[v])
                  for v in seen}
