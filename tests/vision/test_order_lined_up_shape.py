@@ -1,0 +1,82 @@
+"""An order card's outline, lined up with the calibration cards' print, must keep the cards'
+shape (order.locate, `[order]` `lined_up_shape`).
+
+Blind other art 40015 o002 (gate 35): a card held under a thumb over its top was found on three
+sides, its top guessed low. Lined up far (the affine fit scales each way on its own), the
+outline was squashed to 0.87 as tall as wide against the cards' 1.44; the torso and legs then
+filled it, read as a head and a torso turned, and the card was read blue-yellow-yellow at full
+confidence for blue-yellow-blue. An outline that no longer has the card's shape is declined.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.config import Config
+from vision import order
+from vision.calibration import Calibration, calibrate
+from vision.dataset import Example, parse_label
+from vision.errors import NoCardFound
+from vision.thresholds import section
+
+
+def _stored(img: np.ndarray) -> np.ndarray:  # as the generator writes it (JPEG, quality 97)
+    return np.asarray(cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 97])[1],
+                                   cv2.IMREAD_COLOR))
+
+
+@pytest.fixture(scope="module")
+def held_under_a_thumb() -> tuple[np.ndarray, str, Calibration]:
+    """Other art seed 40015's second order picture and that seed's calibration, drawn again
+    in the generator's order (its first tiles, order and grid pictures drawn before it)."""
+    from tests.vision.otherart.generate import COLOURS, calibration_set, test_set
+    from tests.vision.otherart.look import random_look
+
+    look = random_look(np.random.default_rng([40015, 1]), COLOURS)
+    assert look.ext == "jpg"
+    config = Config()
+    examples = []
+    for name, img, raw in sorted(calibration_set(look, np.random.default_rng([40015, 2])),
+                                 key=lambda item: item[0]):
+        label = parse_label(name, raw, config)
+        if label["kind"] in ("tiles", "order"):
+            examples.append(Example(name, label["kind"], _stored(img), label.get("robots", {}),
+                                    label.get("robot")))
+    items = test_set(look, np.random.default_rng([40015, 3, 0]), 2, False)
+    name, image, label = items[4]
+    assert name == "o002.jpg"
+    return _stored(image), str(label["robot"]), calibrate(examples, config)
+
+
+def test_an_outline_squashed_by_lining_up_is_declined(
+        held_under_a_thumb: tuple[np.ndarray, str, Calibration]) -> None:
+    image, robot, calibration = held_under_a_thumb
+    assert robot == "blue-yellow-blue"
+    with pytest.raises(NoCardFound, match="does not line up"):
+        order.read_order(image, calibration.order)
+
+
+def test_without_the_shape_asked_it_was_read_wrong(
+        held_under_a_thumb: tuple[np.ndarray, str, Calibration],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    image, robot, calibration = held_under_a_thumb
+    real = section
+
+    def without(name: str) -> dict[str, object]:
+        cfg = real(name)
+        return {**cfg, "lined_up_shape": False} if name == "order" else cfg
+
+    monkeypatch.setattr(order, "section", without)
+    reading = order.read_order(image, calibration.order).reading
+    assert reading.robot is not None and reading.robot != robot
+
+
+def test_an_upright_outline_is_as_tall_as_the_card() -> None:
+    card = np.array([[0, 0], [100, 0], [100, 144], [0, 144]], np.float32)
+    assert order.upright_aspect(card) == pytest.approx(1.44)
+    # lying across: below 1, where card_aspect (long over short) cannot tell
+    across = np.array([[0, 0], [144, 0], [144, 100], [0, 100]], np.float32)
+    assert order.upright_aspect(across) == pytest.approx(1 / 1.44)
+    assert order.card_aspect(across) == pytest.approx(1.44)
