@@ -153,32 +153,15 @@ def held_by_a_finger_on_a_board() -> tuple[np.ndarray, str, Calibration]:
     card's top corner, the card lying on a board whose bottom edge runs a few degrees from the
     card's), with that seed's calibration. Drawn again here, in the generator's order."""
     from companion.config import Config
-    from tests.vision.otherart.generate import (
-        COLOURS,
-        calibration_set,
-        random_look,
-        test_set,
-    )
+    from tests.vision.otherart import redraw
+    from tests.vision.otherart.generate import test_set
     from vision.calibration import calibrate
-    from vision.dataset import Example, parse_label
 
-    def stored(img: np.ndarray) -> np.ndarray:  # as the generator writes it (JPEG, quality 97)
-        return cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 97])[1],
-                            cv2.IMREAD_COLOR)
-
-    look = random_look(np.random.default_rng([7101, 1]), COLOURS)
-    assert look.ext == "jpg"
     config = Config()
-    examples = []
-    for name, img, raw in sorted(calibration_set(look, np.random.default_rng([7101, 2])),
-                                 key=lambda item: item[0]):
-        label = parse_label(name, raw, config)
-        if label["kind"] in ("tiles", "order"):
-            examples.append(Example(name, label["kind"], stored(img), label.get("robots", {}),
-                                    label.get("robot")))
+    look, examples = redraw.calibration(7101, config)
     items = test_set(look, np.random.default_rng([7101, 3, 0]), 2, False, ("tiles", "order"))
     _, image, label = items[3]
-    return stored(image), str(label["robot"]), calibrate(examples, config)
+    return redraw.stored(image), str(label["robot"]), calibrate(examples, config)
 
 
 def test_a_card_edge_beside_a_longer_board_edge_a_few_degrees_off_is_found(

@@ -10,44 +10,29 @@ confidence for blue-yellow-blue. An outline that no longer has the card's shape 
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
 from companion.config import Config
 from vision import order
 from vision.calibration import Calibration, calibrate
-from vision.dataset import Example, parse_label
 from vision.errors import NoCardFound
 from vision.thresholds import section
-
-
-def _stored(img: np.ndarray) -> np.ndarray:  # as the generator writes it (JPEG, quality 97)
-    return np.asarray(cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 97])[1],
-                                   cv2.IMREAD_COLOR))
 
 
 @pytest.fixture(scope="module")
 def held_under_a_thumb() -> tuple[np.ndarray, str, Calibration]:
     """Other art seed 40015's second order picture and that seed's calibration, drawn again
     in the generator's order (its first tiles, order and grid pictures drawn before it)."""
-    from tests.vision.otherart.generate import COLOURS, calibration_set, test_set
-    from tests.vision.otherart.look import random_look
+    from tests.vision.otherart import redraw
+    from tests.vision.otherart.generate import test_set
 
-    look = random_look(np.random.default_rng([40015, 1]), COLOURS)
-    assert look.ext == "jpg"
     config = Config()
-    examples = []
-    for name, img, raw in sorted(calibration_set(look, np.random.default_rng([40015, 2])),
-                                 key=lambda item: item[0]):
-        label = parse_label(name, raw, config)
-        if label["kind"] in ("tiles", "order"):
-            examples.append(Example(name, label["kind"], _stored(img), label.get("robots", {}),
-                                    label.get("robot")))
+    look, examples = redraw.calibration(40015, config)
     items = test_set(look, np.random.default_rng([40015, 3, 0]), 2, False)
     name, image, label = items[4]
     assert name == "o002.jpg"
-    return _stored(image), str(label["robot"]), calibrate(examples, config)
+    return redraw.stored(image), str(label["robot"]), calibrate(examples, config)
 
 
 def test_an_outline_squashed_by_lining_up_is_declined(

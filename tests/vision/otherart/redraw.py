@@ -1,0 +1,33 @@
+"""A seed's other-art pictures drawn again inside a test, as the generator writes them (JPEG,
+quality 97): a blind set's picture kept as a test without storing it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.config import Config
+from tests.vision.otherart.generate import COLOURS, calibration_set
+from tests.vision.otherart.look import Look, random_look
+from vision.dataset import Example, parse_label
+
+
+def stored(img: np.ndarray) -> np.ndarray:
+    """``img`` as the generator stores it (JPEG, quality 97)."""
+    return np.asarray(cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 97])[1],
+                                   cv2.IMREAD_COLOR))
+
+
+def calibration(seed: int, config: Config) -> tuple[Look, list[Example]]:
+    """The seed's look and its tile and order calibration pictures (the grid pictures left
+    out), in the generator's order."""
+    look = random_look(np.random.default_rng([seed, 1]), COLOURS)
+    assert look.ext == "jpg"
+    examples = []
+    for name, img, raw in sorted(calibration_set(look, np.random.default_rng([seed, 2])),
+                                 key=lambda item: item[0]):
+        label = parse_label(name, raw, config)
+        if label["kind"] in ("tiles", "order"):
+            examples.append(Example(name, label["kind"], stored(img), label.get("robots", {}),
+                                    label.get("robot")))
+    return look, examples
