@@ -170,8 +170,11 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         """The best value, its gap, whether the tests but the cut one pass, and that one."""
         order = np.argsort(scores)[::-1]
         best, gap = int(order[0]), float(scores[order[0]] - scores[order[1]])
-        # a small gap is enough only when the nearest calibration card agrees
-        agreed = best == knn_value and gap >= cfg["min_gap_agreed"]
+        # a small gap is enough only when the nearest calibration card agrees, and the card's
+        # colour names no other value (own art 41003 g053 (4, 0): a 3 read as 5 by 0.057, the
+        # nearest card a 5, the card's colour a 3's)
+        agreed = best == knn_value and gap >= cfg["min_gap_agreed"] and not (
+            bool(cfg["agreed_colour_against"]) and coloured[i] not in (None, best))
         # ... or when the card's colour says that value and no other
         if coloured[i] == best and knn_value != PRINT_ONLY:
             agreed = agreed or gap >= cfg["min_gap_coloured"]
