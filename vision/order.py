@@ -1717,7 +1717,9 @@ def read_order(image: np.ndarray, look: OrderLook) -> OrderObservation:
 
 def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> OrderLook:
     """Learn the card's part colours and where each part is printed from (image, robot) pairs."""
-    look, used, pale = _learn_papered(examples, fallback, False)
+    # the markers in each calibration picture, found once for every pass below
+    centres = [_marker_centres(image) for image, _ in examples]
+    look, used, pale = _learn_papered(examples, fallback, False, centres=centres)
     # cards that showed hardly any white round the robot were learnt on pale paper by their
     # print's likeness alone (third art d2301, f2427, g2482: dark purple and dark green
     # papers, 0.02-0.04 of white): the reader's paper test then asks for a share of almost
@@ -1738,30 +1740,34 @@ def learn(examples: list[tuple[np.ndarray, str]], fallback: ColourModel) -> Orde
     # taught (two cards or more) stays as it was
     # (where no calibration card showed pale paper, the cards are looked for as the largest
     # outline at any edge level, see :func:`_learn_papered`)
-    dark, more, _ = _learn_papered(examples, fallback, True, whole=not pale)
+    dark, more, _ = _learn_papered(examples, fallback, True, whole=not pale, centres=centres)
     if not pale and bool(section("order")["dark_paper_both_ways"]):
         # ... and as the pale rule found them too: a dark card with a bright rim (an orange
         # border round dark grey paper, third art g2574) is found by its rim as any card is,
         # where the largest outline at any edge level missed one of the four (three cards
         # learnt that way, four found the usual way; kept pale, 0.02 of white asked for, the
         # right readings were declined at 0.002-0.006)
-        usual, counted, _ = _learn_papered(examples, fallback, True)
+        usual, counted, _ = _learn_papered(examples, fallback, True, centres=centres)
         if usual.learnt and (counted > more or not dark.learnt):
             dark, more = usual, counted
     return dark if dark.learnt and (more > used or (little and more == used)) else look
 
 
 def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel,
-                   dark: bool, whole: bool = False) -> tuple[OrderLook, int, bool]:
+                   dark: bool, whole: bool = False,
+                   centres: list[list[np.ndarray]] | None = None
+                   ) -> tuple[OrderLook, int, bool]:
     """The look learnt from the calibration pictures' cards, their paper pale or (``dark``)
     dark, how many cards it was learnt from, and whether any card found showed its paper.
     With ``dark``, the largest outlines are learnt from only when at least
     ``calibration_min_papered`` of them show dark paper (the user's cards are so printed:
     outlines showing no paper of either kind teach nothing new). With ``whole`` (and ``dark``)
     each picture's card is the largest outline at any edge level that may be one
-    (:func:`_card_outlines`) rather than :func:`_calibration_card`'s."""
+    (:func:`_card_outlines`) rather than :func:`_calibration_card`'s. ``centres``: each
+    picture's :func:`_marker_centres`, when already found."""
     found: list[tuple[np.ndarray, bool] | None] = []
-    for image, robot in examples:
+    seen = centres if centres is not None else [None] * len(examples)
+    for (image, robot), held in zip(examples, seen, strict=True):
         # with ``whole``, the largest outline at any edge level that may be the card: the
         # search for the largest card stops where two edge levels in a row find one size,
         # and on a dark table the robot's head and torso were so found twice before the level
@@ -1769,12 +1775,13 @@ def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel
         # the robot, 0.05 of the picture, the cards 0.16 to 0.24). Only where no card showed
         # pale paper: beside a white card among a board's lanes, the lanes were so learnt with
         # it, dark paper taken for theirs (test_order_calibration_lanes: paper share 0.18)
-        largest = _card_outlines(image, robot, fallback, dark)[:1] if dark and whole else []
+        largest = _card_outlines(image, robot, fallback, dark, held)[:1] \
+            if dark and whole else []
         if largest:
             found.append((largest[0], True))
             continue
         try:
-            found.append(_calibration_card(image, robot, fallback, dark))
+            found.append(_calibration_card(image, robot, fallback, dark, held))
         except NoCardFound:
             found.append(None)
     look, used = OrderLook.unlearnt(fallback), 0
@@ -1792,7 +1799,7 @@ def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel
     # colours the labels have, the cards 0.025 and 0.038 of the picture). The calibration
     # cards are then looked for among every outline that may be one, as the outlines whose
     # prints are most alike; what was learnt first stays unless that learns from more cards
-    alike = _alike_outlines(examples, fallback, dark)
+    alike = _alike_outlines(examples, fallback, dark, centres)
     if alike is None:
         return look, used, shown
     second, more = _learn_from(examples, alike, fallback, dark)
@@ -2032,7 +2039,8 @@ def _misreads_own_cards(look: OrderLook, examples: list[tuple[np.ndarray, str]])
 
 def _calibration_card(image: np.ndarray, robot: str | None = None,
                       model: ColourModel | None = None,
-                      dark: bool = False) -> tuple[np.ndarray, bool]:
+                      dark: bool = False,
+                      centres: list[np.ndarray] | None = None) -> tuple[np.ndarray, bool]:
     """A calibration picture's card, and whether it shows paper round the robot.
 
     The card is the largest card-shaped outline (:func:`find_card`). With the labelled
@@ -2063,10 +2071,11 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
     art 11515 the card so found, held half under a hand, moved the learnt way-up evidence under
     its floor, 0.149 against 0.15, and 16 of 20 order cards were declined.)
 
-    With ``dark`` the paper asked for is dark paper's (:func:`paper_shown`)."""
+    With ``dark`` the paper asked for is dark paper's (:func:`paper_shown`). ``centres``: the
+    picture's :func:`_marker_centres`, when already found."""
     cfg = section("order")
     least = float(cfg["calibration_min_paper"])
-    free = _free_of_markers(image)
+    free = _free_of_markers(image, centres)
     quad = find_card(image, accept=free, faint=dark)
     # without a background learnt from the boards (no tile pictures) a pale paper may be read
     # as a colour (the default pale yellow), and every card would pass for a board
@@ -2093,16 +2102,18 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
 
 
 def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
-                   dark: bool = False) -> list[np.ndarray]:
+                   dark: bool = False,
+                   centres: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """Every outline in a calibration picture that may be its card, largest first: card-shaped
     (:func:`find_card`) down to ``calibration_least_area`` of the picture, showing paper round
     the robot (``calibration_min_paper``), some part colour and, where the boards' background
     was learnt, less than ``calibration_other_colour`` of the colours the labelled robot lacks.
     Nearly the same outline found at several edge levels is kept once (the largest), and at most
-    ``calibration_outlines`` are kept. With ``dark`` the paper asked for is dark paper's."""
+    ``calibration_outlines`` are kept. With ``dark`` the paper asked for is dark paper's.
+    ``centres``: the picture's :func:`_marker_centres`, when already found."""
     cfg = section("order")
     seen: list[np.ndarray] = []
-    free = _free_of_markers(image)
+    free = _free_of_markers(image, centres)
 
     def note(outline: np.ndarray) -> bool:
         if free is None or free(outline):
@@ -2138,7 +2149,16 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
     return kept
 
 
-def _free_of_markers(image: np.ndarray) -> Callable[[np.ndarray], bool] | None:
+def _marker_centres(image: np.ndarray) -> list[np.ndarray]:
+    """The centres of the markers in a calibration picture (none looked for where
+    ``calibration_markers_held`` is 0: nothing asks them)."""
+    if int(section("order")["calibration_markers_held"]) <= 0:
+        return []
+    return [quad.mean(axis=0) for quad in markers.detect(image).values()]
+
+
+def _free_of_markers(image: np.ndarray, centres: list[np.ndarray] | None = None
+                     ) -> Callable[[np.ndarray], bool] | None:
     """Whether an outline in a calibration picture holds fewer than
     ``calibration_markers_held`` of the markers in view (tiles', board corners', the play
     area's): a robot card carries none, so an outline holding several is a board, or a card and
@@ -2148,11 +2168,12 @@ def _free_of_markers(image: np.ndarray) -> Callable[[np.ndarray], bool] | None:
     declined). One marker alone is not enough: the detector finds false ones in card prints
     (g2614 cal-o04: id 17 on the robot's torso), and leaving out every outline holding one
     turned whole sets from read to declined. None where too few markers are in view (0: not
-    asked)."""
+    asked). ``centres``: the picture's :func:`_marker_centres`, when already found."""
     least = int(section("order")["calibration_markers_held"])
     if least <= 0:
         return None
-    centres = [quad.mean(axis=0) for quad in markers.detect(image).values()]
+    if centres is None:
+        centres = _marker_centres(image)
     if len(centres) < least:
         return None
 
@@ -2185,16 +2206,19 @@ def _part_colour_pixels(card: np.ndarray, cls: np.ndarray) -> int:
 
 
 def _alike_outlines(examples: list[tuple[np.ndarray, str]], model: ColourModel,
-                    dark: bool = False) -> list[tuple[np.ndarray, bool] | None] | None:
+                    dark: bool = False, centres: list[list[np.ndarray]] | None = None
+                    ) -> list[tuple[np.ndarray, bool] | None] | None:
     """One outline a calibration picture (None where it has none that may be its card, see
     :func:`_card_outlines`): those whose prints are most like each other's. The user's cards are
     printed alike, so the outlines on them are alike too, while a board's lanes or a hand are
     unlike the cards (other art 18014: cards 0.57 to 0.84 alike, two lanes of a board 0.04 to
     0.41 like the cards). Each outline in turn is taken with the outline most like it in every
     other picture, and the set whose prints are most alike in all (the sum of their likenesses
-    pair by pair) is chosen. None when fewer than two pictures show such an outline."""
-    outlines = [_card_outlines(image, robot, model, dark)
-                for image, robot in examples]
+    pair by pair) is chosen. None when fewer than two pictures show such an outline.
+    ``centres``: each picture's :func:`_marker_centres`, when already found."""
+    seen = centres if centres is not None else [None] * len(examples)
+    outlines = [_card_outlines(image, robot, model, dark, held)
+                for (image, robot), held in zip(examples, seen, strict=True)]
     drawn = [[sketch(plain_card(image, q)) for q in qs]
              for (image, _), qs in zip(examples, outlines, strict=True)]
     shown = [i for i, qs in enumerate(outlines) if qs]
