@@ -164,6 +164,17 @@ class ColourModel:
         diff = f[:, None, :] - self.background_means[None, :, :]
         return mahalanobis2(diff, self._bg_inv)
 
+    def background_lead(self, x: np.ndarray, colour: int) -> np.ndarray:
+        """How much likelier each pixel (n, 3) is ``colour`` than the likeliest background
+        cluster: the difference of their -2 log-likelihoods, as :meth:`classify` weighs them
+        (positive: the colour is likelier). Infinite where no background was learnt."""
+        f = features(x)
+        if not len(self.background_means):
+            return np.full(len(x), np.inf, np.float32)
+        own = self.d2_features(f)[:, colour] + self._logdet[colour]
+        other = (self.background_d2(f) + self._bg_logdet[None, :]).min(axis=1)
+        return np.asarray(other - own)
+
     def classify(self, x: np.ndarray) -> np.ndarray:
         """Index of each pixel's colour; :data:`BACKGROUND` when it shows what surrounds the
         colours (tile paper, board margin), -1 when it is none of them (a hand, a shadow)."""

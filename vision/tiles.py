@@ -417,6 +417,22 @@ def _on_a_lane(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str
     return lane_within(image, quad, look, look.model.names.index(colour), bar, wb)
 
 
+def apart_from_table(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str,
+                     wb: WhiteBlack | None = None) -> float:
+    """How much likelier the ring's pixels classed ``colour`` are that colour than the likeliest
+    learnt background (:meth:`ColourModel.background_lead`, the median over them): large on a
+    lane, whose colour the boards taught; small on a table near a lane's colour, whose specks
+    are classed the colour or background by a hair. Infinite when no ring pixel is classed the
+    colour or no background was learnt."""
+    samples = ring_samples(image, quad, look.radii, int(section("tiles")["angles"]),
+                           wb).reshape(-1, 3)
+    index = look.model.names.index(colour)
+    mine = look.model.classify(samples) == index
+    if not mine.any():
+        return math.inf
+    return float(np.median(look.model.background_lead(samples[mine], index)))
+
+
 def between(image: np.ndarray, a: tuple[np.ndarray, WhiteBlack],
             b: tuple[np.ndarray, WhiteBlack], look: TilesLook, colour: int) -> float:
     """The longest stretch, in marker sides, of the straight line between two tiles (their
@@ -772,11 +788,16 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
             # no board corner markers: the lane's own size tells it from a table of its colour
             # (a tile put aside on green felt read green). Asked only of a seat whose three
             # parts were read (a part declined declines the seat, whatever the others show),
-            # and no further than the first part that fails it; the confidences stand
+            # and no further than the first part that fails it; the confidences stand. A
+            # table near the lane's colour (teal felt) is classed it only in specks, a region
+            # no larger than a lane: its colour hardly stands apart from the table learnt as
+            # background (see apart_from_table)
+            least = float(section("tiles")["lane_apart"])
             for part, (quad, wb) in enumerate(looked):
                 colour = colours[part]
-                if colour is not None and not _on_a_lane(image, quad, looks[part], colour,
-                                                          wb):
+                if colour is not None and (
+                        not _on_a_lane(image, quad, looks[part], colour, wb)
+                        or apart_from_table(image, quad, looks[part], colour, wb) < least):
                     colours[part] = None
                     break
         parts = (confidences[0], confidences[1], confidences[2])
