@@ -216,14 +216,24 @@ def _tried_alike(centre: np.ndarray, size: float,
 
 
 def _largest_over_levels(levels: Sequence[float], find: Callable[[float], np.ndarray | None],
-                         best: np.ndarray | None) -> np.ndarray | None:
+                         best: np.ndarray | None,
+                         liked: Callable[[np.ndarray], float] | None = None
+                         ) -> np.ndarray | None:
     """The largest of ``best`` and the cards ``find`` gives at each edge level, from the
-    highest, until two levels in a row give cards of one size (within 3 %)."""
+    highest, until two levels in a row give cards of one size (within 3 %). With ``liked``
+    (how like the calibration cards an outline's print is), a larger card is taken only when
+    printed at most ``order.larger_likeness_drop`` less like them than the one it replaces."""
+    drop = float(section("order")["larger_likeness_drop"])
     previous = 0.0
     for level in levels:
         found = find(level)
         area = 0.0 if found is None else float(cv2.contourArea(found))
-        if found is not None and (best is None or area > cv2.contourArea(best)):
+        if found is not None and (best is None or area > cv2.contourArea(best)) and (
+                best is None or liked is None or liked(found) >= liked(best) - drop):
+            # at a lower level the card's edge may join a patterned table's (third art g2635
+            # o014, a checked cloth: the card, 0.50 like the calibration cards' print at the
+            # highest level, and at the lowest the card with a strip of the checks above and
+            # beside it, 0.29, its robot then read turned)
             best = found
         if area > 0 and abs(area - previous) < 0.03 * area:
             break
@@ -234,7 +244,8 @@ def _largest_over_levels(levels: Sequence[float], find: Callable[[float], np.nda
 def find_card(image: np.ndarray, aspect: float | None = None, area: float | None = None,
               accept: Callable[[np.ndarray], bool] | None = None,
               confirm: Callable[[np.ndarray], bool] | None = None,
-              thin: bool = False, faint: bool = False) -> np.ndarray:
+              thin: bool = False, faint: bool = False,
+              print_likeness: Callable[[np.ndarray], float] | None = None) -> np.ndarray:
     """The card's corners in image pixels (4x2, top-left first, clockwise), upright.
 
     ``aspect`` is the user's cards' shape learnt in calibration; without it any card-like shape
@@ -249,7 +260,9 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     where no card is found, blobs are searched again without opening away what is thin.
     ``faint`` (cards on dark paper, in reading and in calibration's dark-paper pass): the
     ``faint_levels`` are tried below the ``edge_levels``, a dark card's edge on a dark table
-    being a small step."""
+    being a small step. ``print_likeness`` scores an outline (picture pixels, upright) by how
+    like the calibration cards its print is: of the cards found at the edge levels the larger
+    is kept only when not printed much less like them (:func:`_largest_over_levels`)."""
     cfg = section("order")
     if area is not None:
         cfg = {**cfg, "min_area": min(float(cfg["min_area"]), float(cfg["area_fraction"]) * area)}
@@ -276,6 +289,15 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     gradient = _Gradient(g8, sobel)
 
     judged: dict[bytes, bool] = {}
+    scored: dict[bytes, float] = {}
+
+    def scored_once(quad: np.ndarray) -> float:  # in small pixels
+        assert print_likeness is not None
+        key = np.round(quad).astype(np.int16).tobytes()
+        if key not in scored:
+            scored[key] = print_likeness(_upright((quad + 0.5) / k - 0.5))
+        return scored[key]
+    liked = None if print_likeness is None else scored_once
 
     def judged_once(kind: bytes, judge: Callable[[np.ndarray], bool], quad: np.ndarray) -> bool:
         # the levels find the same outlines again (a board, a face-down card): judged once
@@ -324,7 +346,7 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             return _card_at_level(split[level], cfg, clipped_shape if clipped else shape,
                                   clipped, gradient, level, fits, partial)
 
-        best = _largest_over_levels(levels, whole, best)
+        best = _largest_over_levels(levels, whole, best, liked)
         if best is None and not clipped and partial is not None and partial.found:
             # no card seen whole, but one seen on three sides (a hand over the fourth)
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
@@ -352,7 +374,7 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
                 return _card_at_level(bare, cfg, shape, False, gradient, level, fits,
                                       partial) if _holds_blob(bare, cfg) else None
 
-            best = _largest_over_levels(levels, untextured, best)
+            best = _largest_over_levels(levels, untextured, best, liked)
             if best is not None and best is not before:
                 break
         if best is None and partial is not None and partial.found:
@@ -375,7 +397,8 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             return _card_at_level(one, unopened_cfg, shape, False, gradient, level, fits,
                                   partial)
 
-        best = _largest_over_levels(levels[:int(cfg["thin_levels"])], unopened, best)
+        best = _largest_over_levels(levels[:int(cfg["thin_levels"])], unopened, best,
+                                    liked)
         if best is None and partial is not None and partial.found:
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
     if best is None and faint:
@@ -391,7 +414,8 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             return _card_at_level(split[level], cfg, shape, False, gradient, level, fits,
                                   partial)
 
-        best = _largest_over_levels([255 * float(x) for x in cfg["faint_levels"]], low, best)
+        best = _largest_over_levels([255 * float(x) for x in cfg["faint_levels"]], low, best,
+                                    liked)
         if best is None and partial is not None and partial.found:
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
     if best is None:
@@ -1606,8 +1630,13 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     with their print. Raises :class:`NoCardFound`."""
     judges = outline_judges(image, look)
     accept, confirm = (None, None) if judges is None else judges
+    template = look.sketch
+
+    def print_likeness(quad: np.ndarray) -> float:
+        return 0.0 if template is None else likeness(sketch(plain_card(image, quad)), template)
+
     quad = find_card(image, look.aspect, look.area, accept, confirm, look.dark_paper,
-                     look.dark_paper)
+                     look.dark_paper, print_likeness)
     if look.sketch is None:
         return quad
     # a larger move is taken only when the print then matches as closely as an outline lined
