@@ -1,0 +1,84 @@
+"""Where a card's value marks lie inside its middle (seven-segment digits, central numerals), a
+card every other rule declined is read by its marks only when they lead the runner-up by
+`[grid]` `marks_inside_min_lead` (judge._marked).
+
+Blind hard third art g2648h (batch 23): seven-segment digits, blurred and unevenly lit at
+1280x720. In g009 the 4 in the top row's last cell had its left segments and middle bar faded,
+and a 1's segments lie within a 4's: its marks named 1 by 0.276 (its templates 1 by 0.012), and
+the cell was read 1. At the old lead (0.18) that reading stood; it is now declined.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.config import Config
+from vision.calibration import calibrate
+from vision.dataset import load_labelled
+from vision.grid import GridLook, judge
+from vision.grid.reader import read_grid_region
+from vision.thresholds import section
+
+CELL = (0, 4)
+
+
+@pytest.fixture(scope="module")
+def faded_four(tmp_path_factory: pytest.TempPathFactory
+               ) -> tuple[np.ndarray, list[list[int | None]], GridLook]:
+    """g2648h's calibration and its ninth grid picture, drawn again as ``thirdart.build`` draws
+    them (the eight hard rounds of tiles, order and grid pictures before it drawn too: each
+    takes from the same random stream)."""
+    from tests.vision.thirdart.build import as_sent, calibration, grid_truth
+    from tests.vision.thirdart.scenes import grid_shot, order_shot, tiles_shot
+    from tests.vision.thirdart.style import make_style
+
+    folder = Path(tmp_path_factory.mktemp("g2648h"))
+    style = make_style(2648)
+    calibration(folder, style, np.random.default_rng([2648, 1]))
+    examples = [e for e in load_labelled(folder, Config()) if e.kind == "grid"]
+    look = calibrate(examples, Config()).grid
+    rng = np.random.default_rng([2648, 2, 1])
+    for _ in range(8):
+        tiles_shot(style, rng, True)
+        order_shot(style, rng, True)
+        grid_shot(style, rng, True)
+    tiles_shot(style, rng, True)
+    order_shot(style, rng, True)
+    shot = grid_shot(style, rng, True)
+    flat = grid_truth(shot)
+    grid = [flat[r * 5:r * 5 + 5] for r in range(5)]
+    return as_sent(shot), grid, look
+
+
+def _lead(monkeypatch: pytest.MonkeyPatch, value: float) -> None:
+    real = section
+
+    def patched(name: str) -> dict[str, object]:
+        cfg = real(name)
+        return {**cfg, "marks_inside_min_lead": value} if name == "grid" else cfg
+
+    monkeypatch.setattr(judge, "section", patched)
+
+
+def test_the_faded_four_is_not_read_as_a_one(
+        faded_four: tuple[np.ndarray, list[list[int | None]], GridLook]) -> None:
+    image, grid, look = faded_four
+    assert grid[CELL[0]][CELL[1]] == 4
+    observation, _ = read_grid_region(image, look)
+    assert observation.cells[CELL[0]][CELL[1]] in (None, 4)
+    # nothing else is read wrong either: no other value, and no card taken for a bare cell
+    for r in range(5):
+        for c in range(5):
+            read, sure = observation.cells[r][c], observation.confidence[r][c]
+            assert read == grid[r][c] or (read is None and sure == 0.0), (r, c, read, grid[r][c])
+
+
+def test_at_the_old_lead_it_was(faded_four: tuple[np.ndarray, list[list[int | None]], GridLook],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    image, _, look = faded_four
+    _lead(monkeypatch, 0.18)
+    observation, _ = read_grid_region(image, look)
+    assert observation.cells[CELL[0]][CELL[1]] == 1
