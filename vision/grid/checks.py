@@ -58,14 +58,14 @@ def tones(px: np.ndarray) -> Tones:
     return Tones(share, contrast, dark_hue, light_hue)
 
 
-def patterned_bare(cells: list[np.ndarray], candidates: list[int],
-                   table: list[np.ndarray]) -> dict[int, float]:
-    """Of ``candidates`` (indices into ``cells``), the cells that show a two-tone table as its
-    patches around the area (``table``, cell-sized) do, with a confidence; {} where the table
-    is not of two tones finer than a cell."""
+def _checked_patches(table: list[np.ndarray]
+                     ) -> tuple[Tones, np.ndarray, np.ndarray] | None:
+    """The tones and textures of a two-tone table's patches around the area (``table``,
+    cell-sized), and which patches show both tones; None where the table is not of two tones
+    finer than a cell."""
     cfg = section("grid")
-    if not bool(cfg["checks"]) or not candidates or len(table) < int(cfg["checks_min_patches"]):
-        return {}
+    if not bool(cfg["checks"]) or len(table) < int(cfg["checks_min_patches"]):
+        return None
     table_px, _, table_texture = _stats(table)
     t = tones(table_px)
     lo, hi = float(cfg["checks_both_tones"]), 1.0 - float(cfg["checks_both_tones"])
@@ -75,7 +75,29 @@ def patterned_bare(cells: list[np.ndarray], candidates: list[int],
     both = (t.dark_share >= lo) & (t.dark_share <= hi) \
         & (t.contrast >= float(cfg["checks_min_contrast"]))
     if both.mean() < float(cfg["checks_patches_share"]):
+        return None
+    return t, table_texture, both
+
+
+def checked_table(table: list[np.ndarray]) -> bool:
+    """Whether the table around the area (``table``, cell-sized patches) is of two tones finer
+    than a cell (a checked cloth): it has no one colour, and its patches' median is a blend
+    of its tones."""
+    return _checked_patches(table) is not None
+
+
+def patterned_bare(cells: list[np.ndarray], candidates: list[int],
+                   table: list[np.ndarray]) -> dict[int, float]:
+    """Of ``candidates`` (indices into ``cells``), the cells that show a two-tone table as its
+    patches around the area (``table``, cell-sized) do, with a confidence; {} where the table
+    is not of two tones finer than a cell."""
+    cfg = section("grid")
+    if not candidates:
         return {}
+    checked = _checked_patches(table)
+    if checked is None:
+        return {}
+    t, table_texture, both = checked
     q = float(cfg["checks_percentile"])
 
     def band(values: np.ndarray, slack: float, factor: float = 1.0) -> tuple[float, float]:

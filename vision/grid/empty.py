@@ -11,7 +11,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.grid.checks import patterned_bare
+from vision.grid.checks import checked_table, patterned_bare
 from vision.grid.colours import _colour_key
 from vision.grid.look import GridLook
 from vision.grid.table import _stats
@@ -302,7 +302,10 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             # for its outer tenth, shows no edge a card's numerals and pips bring
             # (``mat_white_out_edges``; cell_edges: white-out bare cells 1.5 at the median,
             # 19 at the 90th percentile, every card 196 or more)
-            clipped = (medians >= float(cfg["table_hot_clip"])).all(axis=1)
+            # (clipped in two channels or more: a warm lamp leaves the red a little under the
+            # clip, hard third art g2576h g011, a 1 at 255, 255, 248 read as the mat at 0.85)
+            clipped = (medians >= float(cfg["table_hot_clip"])).sum(axis=1) >= \
+                int(cfg["mat_white_out_channels"])
             for spot in np.flatnonzero(clipped).tolist():
                 white = cells[candidates[spot]]
                 ch, cw = white.shape[:2]
@@ -884,10 +887,14 @@ def learn_bare(cells_by_image: list[list[np.ndarray]], tables: list[list[np.ndar
         colours.append(np.median(px.reshape(-1, 3), axis=0).astype(np.float32))
         textures.extend(float(t) for t in texture)
         if table:
+            # on a table of two tones finer than a cell, most of them show its tones in its
+            # share: a checked cloth has no one colour, and the median of its patches is a
+            # blend of its tones (grey and white checks: a pale grey that a cream mat on it
+            # matched, third art g2644, so its empty cells were held to the checks and none
+            # was surely bare)
+            checked = bool(section("grid")["bare_checked_by_tones"]) and checked_table(table)
             ref = np.median(_stats(table)[1], axis=0)
-            # (or, on a table of two tones finer than a cell, most of them show its tones in
-            # its share: a checked cloth has no one colour for the test above)
-            table_like.append(bool(_like(px, ref).mean() >= share)
+            table_like.append(bool(not checked and _like(px, ref).mean() >= share)
                               or 2 * len(patterned_bare(cells, list(range(len(cells))), table))
                               > len(cells))
     if not colours:
