@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from companion.config import Config
+from tests.vision.thresholds_patch import set_thresholds
 from vision.calibration import calibrate
 from vision.dataset import load_labelled
 from vision.grid import GridLook, judge
 from vision.grid.reader import read_grid_region
-from vision.thresholds import section
 
 CELL = (0, 4)
 
@@ -31,8 +31,7 @@ def faded_four(tmp_path_factory: pytest.TempPathFactory
     """g2648h's calibration and its ninth grid picture, drawn again as ``thirdart.build`` draws
     them (the eight hard rounds of tiles, order and grid pictures before it drawn too: each
     takes from the same random stream)."""
-    from tests.vision.thirdart.build import as_sent, calibration, grid_truth
-    from tests.vision.thirdart.scenes import grid_shot, order_shot, tiles_shot
+    from tests.vision.thirdart.build import as_sent, calibration, grid_truth, test_shot
     from tests.vision.thirdart.style import make_style
 
     folder = Path(tmp_path_factory.mktemp("g2648h"))
@@ -40,27 +39,14 @@ def faded_four(tmp_path_factory: pytest.TempPathFactory
     calibration(folder, style, np.random.default_rng([2648, 1]))
     examples = [e for e in load_labelled(folder, Config()) if e.kind == "grid"]
     look = calibrate(examples, Config()).grid
-    rng = np.random.default_rng([2648, 2, 1])
-    for _ in range(8):
-        tiles_shot(style, rng, True)
-        order_shot(style, rng, True)
-        grid_shot(style, rng, True)
-    tiles_shot(style, rng, True)
-    order_shot(style, rng, True)
-    shot = grid_shot(style, rng, True)
+    shot = test_shot(style, 2648, True, "g009.jpg")
     flat = grid_truth(shot)
     grid = [flat[r * 5:r * 5 + 5] for r in range(5)]
     return as_sent(shot), grid, look
 
 
 def _lead(monkeypatch: pytest.MonkeyPatch, value: float) -> None:
-    real = section
-
-    def patched(name: str) -> dict[str, object]:
-        cfg = real(name)
-        return {**cfg, "marks_inside_min_lead": value} if name == "grid" else cfg
-
-    monkeypatch.setattr(judge, "section", patched)
+    set_thresholds(monkeypatch, judge, "grid", marks_inside_min_lead=value)
 
 
 def test_the_faded_four_is_not_read_as_a_one(

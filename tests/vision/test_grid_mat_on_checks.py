@@ -22,35 +22,26 @@ import numpy as np
 import pytest
 
 from companion.config import Config
+from tests.vision.thresholds_patch import set_thresholds
 from vision.calibration import calibrate
 from vision.dataset import load_labelled
 from vision.grid import GridLook, empty
 from vision.grid.reader import read_grid_region
-from vision.thresholds import section
 
 Picture = tuple[np.ndarray, list[list[int | None]]]
 
 
-def _draw(seed: int, hard: bool, rounds: int, folder: Path) -> tuple[GridLook, Picture]:
-    """The seed's grid calibration and its ``rounds``-th grid picture, drawn again as
-    ``thirdart.build`` draws them (the rounds of tiles, order and grid pictures before it drawn
-    too: each takes from the same random stream)."""
-    from tests.vision.thirdart.build import as_sent, calibration, grid_truth
-    from tests.vision.thirdart.scenes import grid_shot, order_shot, tiles_shot
+def _draw(seed: int, hard: bool, name: str, folder: Path) -> tuple[GridLook, Picture]:
+    """The seed's grid calibration and its grid picture ``name``, drawn again as
+    ``thirdart.build`` draws them."""
+    from tests.vision.thirdart.build import as_sent, calibration, grid_truth, test_shot
     from tests.vision.thirdart.style import make_style
 
     style = make_style(seed)
     calibration(folder, style, np.random.default_rng([seed, 1]))
     examples = [e for e in load_labelled(folder, Config()) if e.kind == "grid"]
     look = calibrate(examples, Config()).grid
-    rng = np.random.default_rng([seed, 2, int(hard)])
-    for _ in range(rounds - 1):
-        tiles_shot(style, rng, hard)
-        order_shot(style, rng, hard)
-        grid_shot(style, rng, hard)
-    tiles_shot(style, rng, hard)
-    order_shot(style, rng, hard)
-    shot = grid_shot(style, rng, hard)
+    shot = test_shot(style, seed, hard, name)
     flat = grid_truth(shot)
     return look, (as_sent(shot), [flat[r * 5:r * 5 + 5] for r in range(5)])
 
@@ -58,23 +49,17 @@ def _draw(seed: int, hard: bool, rounds: int, folder: Path) -> tuple[GridLook, P
 @pytest.fixture(scope="module")
 def mat_on_checks(tmp_path_factory: pytest.TempPathFactory) -> tuple[GridLook, Picture, Path]:
     folder = Path(tmp_path_factory.mktemp("g2644"))
-    look, picture = _draw(2644, False, 1, folder)
+    look, picture = _draw(2644, False, "g001.jpg", folder)
     return look, picture, folder
 
 
 @pytest.fixture(scope="module")
 def washed_out_one(tmp_path_factory: pytest.TempPathFactory) -> tuple[GridLook, Picture]:
-    return _draw(2576, True, 11, Path(tmp_path_factory.mktemp("g2576h")))
+    return _draw(2576, True, "g011.jpg", Path(tmp_path_factory.mktemp("g2576h")))
 
 
 def _patched(monkeypatch: pytest.MonkeyPatch, **values: object) -> None:
-    real = section
-
-    def patched(name: str) -> dict[str, object]:
-        cfg = real(name)
-        return {**cfg, **values} if name == "grid" else cfg
-
-    monkeypatch.setattr(empty, "section", patched)
+    set_thresholds(monkeypatch, empty, "grid", **values)
 
 
 def _wrong(picture: Picture, look: GridLook) -> list[tuple[int, int]]:

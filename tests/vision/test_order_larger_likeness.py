@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from companion.config import Config
+from tests.vision.thresholds_patch import set_thresholds
 from vision import order
 from vision.calibration import calibrate
 from vision.dataset import load_labelled
@@ -34,33 +35,20 @@ def held_over_checks(tmp_path_factory: pytest.TempPathFactory
     """g2635's tile and order calibration pictures and its fourteenth order picture, drawn
     again as ``thirdart.build`` draws them (the thirteen rounds of tiles, order and grid
     pictures before it drawn too: each takes from the same random stream)."""
-    from tests.vision.thirdart.build import as_sent, calibration
-    from tests.vision.thirdart.scenes import grid_shot, order_shot, tiles_shot
+    from tests.vision.thirdart.build import as_sent, calibration, test_shot
     from tests.vision.thirdart.style import make_style
 
     folder = Path(tmp_path_factory.mktemp("g2635"))
     style = make_style(2635)
     calibration(folder, style, np.random.default_rng([2635, 1]), grids=False)
     look = calibrate(load_labelled(folder, Config()), Config()).order
-    rng = np.random.default_rng([2635, 2, 0])
-    for _ in range(13):
-        tiles_shot(style, rng, False)
-        order_shot(style, rng, False)
-        grid_shot(style, rng, False)
-    tiles_shot(style, rng, False)
-    shot = order_shot(style, rng, False)
+    shot = test_shot(style, 2635, False, "o014.jpg")
     assert shot.label["robot"] == ROBOT
     return as_sent(shot), look
 
 
 def _drop(monkeypatch: pytest.MonkeyPatch, value: float) -> None:
-    real = section
-
-    def patched(name: str) -> dict[str, object]:
-        cfg = real(name)
-        return {**cfg, "larger_likeness_drop": value} if name == "order" else cfg
-
-    monkeypatch.setattr(order, "section", patched)
+    set_thresholds(monkeypatch, order, "order", larger_likeness_drop=value)
 
 
 def test_the_card_over_checks_is_read_upright(

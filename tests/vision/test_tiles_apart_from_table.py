@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from companion.config import Config
+from tests.vision.thresholds_patch import set_thresholds
 from vision import markers, tiles
 from vision.calibration import Calibration, calibrate
 from vision.colour import ColourModel
@@ -35,24 +36,15 @@ def put_aside_on_felt() -> tuple[np.ndarray, dict[str, str], Calibration]:
     again in the generator's order (the sixteen rounds of tiles, order and grid pictures before
     it drawn too: each takes from the same random stream)."""
     from tests.vision.otherart import redraw
-    from tests.vision.otherart.generate import test_set
 
     config = Config()
     look, examples = redraw.calibration(40011, config)
-    items = test_set(look, np.random.default_rng([40011, 3, 0]), 17, False)
-    name, image, label = items[48]
-    assert name == "t017.jpg"
-    return redraw.stored(image), dict(label["robots"]), calibrate(examples, config)
+    image, label = redraw.test_picture(look, 40011, "t017.jpg")
+    return image, dict(label["robots"]), calibrate(examples, config)
 
 
 def _without_the_rule(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = section
-
-    def without(name: str) -> dict[str, object]:
-        cfg = real(name)
-        return {**cfg, "lane_apart": -math.inf} if name == "tiles" else cfg
-
-    monkeypatch.setattr(tiles, "section", without)
+    set_thresholds(monkeypatch, tiles, "tiles", lane_apart=-math.inf)
 
 
 def test_tiles_put_aside_on_felt_are_no_robot(

@@ -3,6 +3,8 @@ quality 97): a blind set's picture kept as a test without storing it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -31,3 +33,17 @@ def calibration(seed: int, config: Config) -> tuple[Look, list[Example]]:
             examples.append(Example(name, label["kind"], stored(img), label.get("robots", {}),
                                     label.get("robot")))
     return look, examples
+
+
+def test_picture(look: Look, seed: int, name: str) -> tuple[np.ndarray, dict[str, Any]]:
+    """The seed's clean test picture ``name`` (``t017.jpg``) and its label, as stored: the test
+    pictures before it drawn too, in the generator's order (each takes from the same random
+    stream)."""
+    from tests.vision.otherart.generate import KINDS, test_set
+
+    kind = {"t": "tiles", "o": "order", "g": "grid"}[name[0]]
+    number = int(name[1:4])
+    items = test_set(look, np.random.default_rng([seed, 3, 0]), number, False)
+    drawn, image, label = items[(number - 1) * len(KINDS) + KINDS.index(kind)]
+    assert drawn == name
+    return stored(image), label

@@ -79,3 +79,20 @@ def write_dataset(out: Path, n: int, seed: int, hard: bool) -> Style:
     calibration(out / "calibration", style, np.random.default_rng([seed, 1]))
     test_set(out / "test", style, np.random.default_rng([seed, 2, int(hard)]), n, hard)
     return style
+
+
+def test_shot(style: Style, seed: int, hard: bool, name: str) -> Shot:
+    """The test picture ``name`` (``g009.jpg``) of the seed's set, as :func:`test_set` draws
+    it: the pictures before it drawn too (each takes from the same random stream)."""
+    rng = np.random.default_rng([seed, 2, int(hard)])
+    number = int(name[1:4])
+    for _ in range(number - 1):
+        tiles_shot(style, rng, hard)
+        order_shot(style, rng, hard)
+        grid_shot(style, rng, hard)
+    shot = tiles_shot(style, rng, hard)
+    if name[0] != "t":
+        shot = order_shot(style, rng, hard)
+    if name[0] == "g":
+        shot = grid_shot(style, rng, hard)
+    return shot
