@@ -1631,19 +1631,20 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
     judges = outline_judges(image, look)
     accept, confirm = (None, None) if judges is None else judges
     template = look.sketch
+    if template is None:
+        return find_card(image, look.aspect, look.area, accept, confirm, look.dark_paper,
+                         look.dark_paper)
 
     def print_likeness(quad: np.ndarray) -> float:
-        return 0.0 if template is None else likeness(sketch(plain_card(image, quad)), template)
+        return likeness(sketch(plain_card(image, quad)), template)
 
     quad = find_card(image, look.aspect, look.area, accept, confirm, look.dark_paper,
                      look.dark_paper, print_likeness)
-    if look.sketch is None:
-        return quad
     # a larger move is taken only when the print then matches as closely as an outline lined
     # up is asked to (see outline_judges)
     far = None if look.min_likeness is None else look.min_likeness * float(
         section("order")["lined_up_likeness"]) / float(section("order")["likeness_fraction"])
-    moved = align(image, quad, look.sketch, both_ways=True, far=far)
+    moved = align(image, quad, template, both_ways=True, far=far)
     if look.aspect is not None and bool(section("order")["lined_up_shape"]):
         # lined up, the outline must still have about the card's shape, upright: the affine
         # fit scales each way on its own, and may fit the print squashed (other art 40015
