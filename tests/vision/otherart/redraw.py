@@ -1,5 +1,6 @@
 """A seed's other-art pictures drawn again inside a test, as the generator writes them (JPEG,
-quality 97): a blind set's picture kept as a test without storing it."""
+quality 97, or PNG, as the seed's look says): a blind set's picture kept as a test without
+storing it."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from tests.vision.otherart.look import Look, random_look
 from vision.dataset import Example, parse_label
 
 
-def stored(img: np.ndarray) -> np.ndarray:
-    """``img`` as the generator stores it (JPEG, quality 97)."""
+def stored(img: np.ndarray, ext: str = "jpg") -> np.ndarray:
+    """``img`` as the generator stores it: JPEG, quality 97, or (``ext`` png) as it is."""
+    if ext == "png":
+        return img
     return np.asarray(cv2.imdecode(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 97])[1],
                                    cv2.IMREAD_COLOR))
 
@@ -24,13 +27,13 @@ def calibration(seed: int, config: Config) -> tuple[Look, list[Example]]:
     """The seed's look and its tile and order calibration pictures (the grid pictures left
     out), in the generator's order."""
     look = random_look(np.random.default_rng([seed, 1]), COLOURS)
-    assert look.ext == "jpg"
     examples = []
     for name, img, raw in sorted(calibration_set(look, np.random.default_rng([seed, 2])),
                                  key=lambda item: item[0]):
         label = parse_label(name, raw, config)
         if label["kind"] in ("tiles", "order"):
-            examples.append(Example(name, label["kind"], stored(img), label.get("robots", {}),
+            examples.append(Example(name, label["kind"], stored(img, look.ext),
+                                    label.get("robots", {}),
                                     label.get("robot")))
     return look, examples
 
@@ -46,4 +49,4 @@ def test_picture(look: Look, seed: int, name: str) -> tuple[np.ndarray, dict[str
     items = test_set(look, np.random.default_rng([seed, 3, 0]), number, False)
     drawn, image, label = items[(number - 1) * len(KINDS) + KINDS.index(kind)]
     assert drawn == name
-    return stored(image), label
+    return stored(image, look.ext), label
