@@ -310,6 +310,15 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
         return judged[key]
 
     def fits(quad: np.ndarray) -> bool:  # in small pixels
+        # on a checked table, an outline whose rim is dense with edges holds a strip of the
+        # checks inside its sides: a card's straight sides are looked for among its blob's
+        # edges, and the checks' rows and columns are straight lines too (third art g2636: each
+        # calibration card found along a row of checks below it and the hand above, its rim
+        # 0.82-0.94 dense, the cards themselves 0.31-0.47; the shape learnt from them was 1.41
+        # for cards of 1.52, and 8 of 20 order cards were not found)
+        if checked and rim_bar > 0 and \
+                _rim_density(dense_edges, quad, float(cfg["checked_rim"])) >= rim_bar:
+            return False
         return accept is None or judged_once(b"", accept, quad)
 
     def sure(quad: np.ndarray) -> bool:  # in small pixels
@@ -337,6 +346,15 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     best: np.ndarray | None = None
     # a level's regions serve both searches (labelling the picture is much of a level's cost)
     split: dict[float, _Split] = {}
+    # a table checked finer than the edges are wide is dense with edges over much of the
+    # picture at the highest level (see _dense); that level's split serves the first search
+    dense_edges = np.zeros(g8.shape, bool)
+    checked = False
+    if float(cfg["texture_region"]) > 0:
+        split[levels[0]] = _split(g8, levels[0])
+        dense_edges = _dense(split[levels[0]], cfg)
+        checked = float(dense_edges.mean()) >= float(cfg["texture_dense_share"])
+    rim_bar = float(cfg["checked_rim_dense"])
     for clipped in (False, True):
         # a card partly out of the picture touches its border like the room does: looked for
         # only when no whole card is in view
@@ -352,8 +370,6 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
         if best is not None:
             break
-    checked = float(cfg["texture_region"]) > 0 and \
-        _dense_share(split[levels[0]], cfg) >= float(cfg["texture_dense_share"])
     if checked or (best is None and float(cfg["texture_region"]) > 0 and
                    _pockets(split[levels[0]], cfg) >= int(cfg["texture_pockets"])):
         # no card at any level: on a finely patterned table (a checked cloth) every check is
@@ -366,20 +382,7 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
         # First the pockets; then, where checks finer than the edges left none, the table's
         # dense edges too
         before = best
-        # On a checked table (dense edges over much of the picture) the card the search
-        # without the texture found is set aside, and the table's dense edges are taken away
-        # first: a card's straight sides are looked for among the edges of its blob, and the
-        # checks' rows and columns are straight lines too. The card so found ran along a row
-        # of checks below it and the hand above it, a strip of checks inside on three sides,
-        # and it was the larger, so it was kept over the card the texture searches found (third
-        # art g2636: its calibration outlines so found, 0.85 like each other and their shape
-        # learnt 1.41 for the card's 1.52, 8 of 20 order cards not found; with the pockets
-        # taken first, a level lower the strip of checks joined the card again). Where they
-        # find no card, the first search's stands
-        dense_first = checked and bool(cfg["checked_dense_first"])
-        if dense_first:
-            best = None
-        for dense in ((True, False) if dense_first else (False, True)):
+        for dense in (False, True):
             def untextured(level: float, dense: bool = dense) -> np.ndarray | None:
                 if level not in split:  # a card found at a higher level ended that search
                     split[level] = _split(g8, level)
@@ -390,8 +393,6 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             best = _largest_over_levels(levels, untextured, best, liked)
             if best is not None and best is not before:
                 break
-        if best is None:
-            best = before
         if best is None and partial is not None and partial.found:
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
     if best is None and thin:
@@ -552,13 +553,27 @@ def _pockets(split: _Split, cfg: dict[str, Any]) -> int:
     return int(np.count_nonzero(area < float(cfg["texture_region"]) * sw * sh))
 
 
-def _dense_share(split: _Split, cfg: dict[str, Any]) -> float:
-    """The share of a split's picture where edges cover at least ``texture_density`` of a
-    ``texture_window``-pixel square: a table checked finer than the edges are wide is edges
-    nearly everywhere and leaves few pockets (third art g2501)."""
+def _dense(split: _Split, cfg: dict[str, Any]) -> np.ndarray:
+    """Where a split's edges cover at least ``texture_density`` of a ``texture_window``-pixel
+    square: over much of the picture on a table checked finer than the edges are wide, which is
+    edges nearly everywhere and leaves few pockets (third art g2501)."""
     win = int(cfg["texture_window"])
     density = cv2.blur((split.regions == 0).astype(np.float32), (win, win))
-    return float(np.mean(density >= float(cfg["texture_density"])))
+    return np.asarray(density >= float(cfg["texture_density"]))
+
+
+def _rim_density(dense: np.ndarray, quad: np.ndarray, rim: float) -> float:
+    """The share of an outline's rim (small pixels: between ``quad`` and ``quad`` drawn in
+    towards its centre by ``rim`` of the way) that is dense with edges (``dense``, see
+    :func:`_dense`). A card's rim is its paper, its own edge and a little print; an outline
+    that holds a strip of a checked table inside its sides is the checks there."""
+    centre = quad.mean(axis=0)
+    inner = centre + (quad - centre) * (1.0 - rim)
+    band = np.zeros(dense.shape, np.uint8)
+    cv2.fillPoly(band, [np.round(quad).astype(np.int32)], 1)
+    cv2.fillPoly(band, [np.round(inner).astype(np.int32)], 0)
+    inside = band > 0
+    return float(dense[inside].mean()) if inside.any() else 0.0
 
 
 def _holds_blob(split: _Split, cfg: dict[str, Any]) -> bool:
