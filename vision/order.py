@@ -314,8 +314,9 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
         # checks inside its sides: a card's straight sides are looked for among its blob's
         # edges, and the checks' rows and columns are straight lines too (third art g2636: each
         # calibration card found along a row of checks below it and the hand above, its rim
-        # 0.82-0.94 dense, the cards themselves 0.31-0.47; the shape learnt from them was 1.41
-        # for cards of 1.52, and 8 of 20 order cards were not found)
+        # 0.82-0.94 dense, the cards themselves 0.31-0.47, a blurred card of hard g2675h 0.66;
+        # the shape learnt from them was 1.41 for cards of 1.52, and 8 of 20 order cards were
+        # not found)
         if checked and rim_bar > 0 and \
                 _rim_density(dense_edges, quad, float(cfg["checked_rim"])) >= rim_bar:
             return False

@@ -84,3 +84,29 @@ def test_a_plain_table_is_searched_as_before(
     found = order.find_card(plain)
     set_thresholds(monkeypatch, order, "order", checked_rim_dense=0.0)
     assert np.array_equal(order.find_card(plain), found)
+
+
+@pytest.fixture(scope="module")
+def blurred_calibration(tmp_path_factory: pytest.TempPathFactory) -> list[Example]:
+    """Third art g2675h's tile and order calibration pictures (blind batch 26, a hard set:
+    blurred, the cards held over grey and white checks)."""
+    from tests.vision.thirdart.build import calibration
+    from tests.vision.thirdart.style import make_style
+
+    folder = Path(tmp_path_factory.mktemp("g2675h"))
+    calibration(folder, make_style(2675), np.random.default_rng([2675, 1]), grids=False)
+    return load_labelled(folder, Config())
+
+
+def test_a_blurred_card_over_checks_is_still_a_card(
+        blurred_calibration: list[Example], monkeypatch: pytest.MonkeyPatch) -> None:
+    # its first calibration card, blurred, is 0.66 dense round its rim: under the bar it is
+    # found, and at 0.65 it was passed over (no card found there at all)
+    first = next(e for e in blurred_calibration if e.name == "cal-o01.jpg")
+    assert first.robot == "red-green-blue"
+    quad, shows_paper = order._calibration_card(first.image)
+    assert shows_paper
+    assert 1.35 < order.card_aspect(quad) < 1.5
+    set_thresholds(monkeypatch, order, "order", checked_rim_dense=0.65)
+    with pytest.raises(NoCardFound):
+        order._calibration_card(first.image)
