@@ -309,19 +309,6 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
                 judged[key] = False
         return judged[key]
 
-    def fits(quad: np.ndarray) -> bool:  # in small pixels
-        # on a checked table, an outline whose rim is dense with edges holds a strip of the
-        # checks inside its sides: a card's straight sides are looked for among its blob's
-        # edges, and the checks' rows and columns are straight lines too (third art g2636: each
-        # calibration card found along a row of checks below it and the hand above, its rim
-        # 0.82-0.94 dense, the cards themselves 0.31-0.47, a blurred card of hard g2675h 0.66;
-        # the shape learnt from them was 1.41 for cards of 1.52, and 8 of 20 order cards were
-        # not found)
-        if checked and rim_bar > 0 and \
-                _rim_density(dense_edges, quad, float(cfg["checked_rim"])) >= rim_bar:
-            return False
-        return accept is None or judged_once(b"", accept, quad)
-
     def sure(quad: np.ndarray) -> bool:  # in small pixels
         assert confirm is not None
         return judged_once(b"partial", confirm, quad)
@@ -356,6 +343,20 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
         dense_edges = _dense(split[levels[0]], cfg)
         checked = float(dense_edges.mean()) >= float(cfg["texture_dense_share"])
     rim_bar = float(cfg["checked_rim_dense"])
+
+    def fits(quad: np.ndarray) -> bool:  # in small pixels
+        # on a checked table, an outline whose rim is dense with edges holds a strip of the
+        # checks inside its sides: a card's straight sides are looked for among its blob's
+        # edges, and the checks' rows and columns are straight lines too (third art g2636: each
+        # calibration card found along a row of checks below it and the hand above, its rim
+        # 0.82-0.94 dense, the cards themselves 0.31-0.47, a blurred card of hard g2675h 0.66;
+        # the shape learnt from them was 1.41 for cards of 1.52, and 8 of 20 order cards were
+        # not found)
+        if checked and rim_bar > 0 and \
+                _rim_density(dense_edges, quad, float(cfg["checked_rim"])) >= rim_bar:
+            return False
+        return accept is None or judged_once(b"", accept, quad)
+
     for clipped in (False, True):
         # a card partly out of the picture touches its border like the room does: looked for
         # only when no whole card is in view
