@@ -515,9 +515,7 @@ def _untextured(split: _Split, cfg: dict[str, Any], dense: bool) -> _Split:
     # everywhere, the card's paper nearly none; with ``dense``, where edges fill at least
     # texture_density of a texture_window square, joined to the table, the table is taken to be
     if dense:
-        win = int(cfg["texture_window"])
-        density = cv2.blur((regions == 0).astype(np.float32), (win, win))
-        busy = (density >= float(cfg["texture_density"])) | table
+        busy = _dense(split, cfg) | table
         # joined to the table only across dense stretches at least texture_bridge pixels wide:
         # a robot's feet a few pixels from the card's edge leave a strip of paper that is all
         # edges, and through it the robot's outline was joined to the table and taken away
