@@ -280,6 +280,13 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # its window fits a serif 3 better than a 5)
         cut = scores[best] < cfg["edge_min_correlation"] \
             and bool(np.delete(edge, best).any())
+        # ... and more when the templates alone name the best value, neither the nearest
+        # calibration card nor the card's colour saying it: another value fitting best on the
+        # edge is then the likelier card (own art 45002 g011: a green 1 lying a third of a cell
+        # off, read as 2 at 0.81 alone, the 1 on the edge at 0.66, the nearest card a 0)
+        cut = cut or (knn_value != best and coloured[i] != best
+                      and scores[best] < cfg["edge_unsupported_min_correlation"]
+                      and bool(np.delete(edge, best).any()))
         # ... and the best value's own print fitting best on the edge may be the part of a
         # longer print that shows (a 5 cut at its lower row of pips shows a 3's numeral over
         # one row): under ``own_edge_min_correlation`` it too is looked for farther out (other
