@@ -2137,6 +2137,13 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
     least = float(cfg["calibration_min_paper"])
     free = _free_of_markers(image, centres)
     quad = find_card(image, accept=free, faint=dark)
+    if not dark and _lanes_like(image, quad):
+        # a board's lanes (see _lanes_like): the largest outline that is not, where there is one
+        def not_lanes(outline: np.ndarray) -> bool:
+            return (free is None or free(outline)) and not _lanes_like(image, outline)
+
+        with contextlib.suppress(NoCardFound):
+            quad = find_card(image, accept=not_lanes, faint=dark)
     # without a background learnt from the boards (no tile pictures) a pale paper may be read
     # as a colour (the default pale yellow), and every card would pass for a board
     if robot is not None and model is not None and len(model.background_means):
@@ -2153,7 +2160,7 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
             share, coloured = other_colour(outline)
             return share < most and coloured >= int(cfg["min_mask_pixels"]) and \
                 paper_shown(warp_card(image, outline), default_masks(), dark) >= least and \
-                (free is None or free(outline))
+                (free is None or free(outline)) and not (not dark and _lanes_like(image, outline))
 
         if other_colour(quad)[0] >= most:
             with contextlib.suppress(NoCardFound):  # no such outline: the largest, as before
@@ -2196,6 +2203,8 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
         if _tried_alike(outline.mean(axis=0), size, tried):
             continue
         tried.append((outline.mean(axis=0), size))
+        if not dark and _lanes_like(image, outline):
+            continue
         card = warp_card(image, outline)
         cls = classes(card, plain_look)
         if _part_colour_pixels(card, cls) < int(cfg["min_mask_pixels"]) or \
@@ -2207,6 +2216,30 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
         if len(kept) == int(cfg["calibration_outlines"]):
             break
     return kept
+
+
+def _lanes_like(image: np.ndarray, outline: np.ndarray) -> bool:
+    """Whether a calibration outline is a board's lanes rather than a card on pale paper: at
+    least ``calibration_lanes_saturated`` of what lies outside the default part places is
+    saturated colour as the camera saw it (no white balance). A card shows paper there.
+
+    The boards' colours cannot tell: the card is white-balanced around each pixel
+    (:func:`warp_card`), and a lane wider than that window is its own white, so it shows as
+    paper, and the background learnt from the boards took in whole lane colours where the table
+    is near one (third art g2673: a green lane, g2586: a red lane on a red table). Two of four
+    calibration outlines were lanes in each, and all 40 order cards were declined but one read
+    wrong (g2673 o003). Those outlines were 0.63 to 0.76 saturated outside the part places, the
+    cards 0.03 to 0.28. (Cards on dark coloured paper are saturated there too: they are looked
+    for with dark paper, where this is not asked.)"""
+    bar = float(section("order")["calibration_lanes_saturated"])
+    if bar <= 0:
+        return False
+    card = plain_card(image, outline)
+    high, low = card.max(axis=2), card.min(axis=2)
+    saturated = ((high - low) > float(section("order")["lanes_chroma"]) * np.maximum(high, 1.0)) \
+        & (high > float(section("order")["lanes_lit"]))
+    outside = ~default_masks().any(axis=0)
+    return bool(saturated[outside].mean() >= bar)
 
 
 def _marker_centres(image: np.ndarray) -> list[np.ndarray]:
