@@ -2219,9 +2219,12 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
 
 
 def _lanes_like(image: np.ndarray, outline: np.ndarray) -> bool:
-    """Whether a calibration outline is a board's lanes rather than a card on pale paper: at
-    least ``calibration_lanes_saturated`` of what lies outside the default part places is
-    saturated colour as the camera saw it (no white balance). A card shows paper there.
+    """Whether a calibration outline is a board's lanes rather than a card on pale paper: it
+    shows paper round the robot once white-balanced on itself (``calibration_min_paper``, as a
+    card must), and yet at least ``calibration_lanes_saturated`` of what lies outside the
+    default part places is saturated colour as the camera saw it (no white balance). A card's
+    paper is paper both ways; an outline that shows no paper is left to the tests that ask for
+    it (other art 44015: a board's lanes in a grey margin, 0.88 saturated, passed over there).
 
     The boards' colours cannot tell: the card is white-balanced around each pixel
     (:func:`warp_card`), and a lane wider than that window is its own white, so it shows as
@@ -2239,7 +2242,9 @@ def _lanes_like(image: np.ndarray, outline: np.ndarray) -> bool:
     saturated = ((high - low) > float(section("order")["lanes_chroma"]) * np.maximum(high, 1.0)) \
         & (high > float(section("order")["lanes_lit"]))
     outside = ~default_masks().any(axis=0)
-    return bool(saturated[outside].mean() >= bar)
+    return bool(saturated[outside].mean() >= bar) and \
+        paper_shown(warp_card(image, outline), default_masks()) >= \
+        float(section("order")["calibration_min_paper"])
 
 
 def _marker_centres(image: np.ndarray) -> list[np.ndarray]:
