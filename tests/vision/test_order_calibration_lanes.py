@@ -111,8 +111,10 @@ def test_learning_most_outlines_on_lanes_teaches_a_card_with_no_paper(
     learnt shows almost no paper, so the paper checks would let anything through."""
     names = ["red", "green", "blue", "yellow"]
     real = section("order")
+    # (and the lanes not told by their saturated colour either: order._lanes_like)
     monkeypatch.setattr(order, "section", lambda name: {**real, "calibration_min_papered": 99,
-                                                        "calibration_min_paper": -1.0}
+                                                        "calibration_min_paper": -1.0,
+                                                        "calibration_lanes_saturated": 0.0}
                         if name == "order" else section(name))
     look = order.learn(_mostly_lanes(), ColourModel.default(names, config.game.display))
     assert look.paper_share is None or look.paper_share < 0.3
