@@ -2242,7 +2242,14 @@ def _lanes_like(image: np.ndarray, outline: np.ndarray) -> bool:
     saturated = ((high - low) > float(section("order")["lanes_chroma"]) * np.maximum(high, 1.0)) \
         & (high > float(section("order")["lanes_lit"]))
     outside = ~default_masks().any(axis=0)
-    return bool(saturated[outside].mean() >= bar) and \
+    # ... or lanes run across it: rows or columns (of the card as found) mostly saturated
+    # along at least ``calibration_lanes_lines`` of its length (a whole board, lanes and
+    # margin: g2586 cal-o02, 0.48 saturated outside the part places but 0.68 of its rows and
+    # 0.85 of its columns; cards at most 0.35 but for a few whose outlines held a board, 0.58)
+    lines = max(float((saturated.mean(axis=1) >= 0.6).mean()),
+                float((saturated.mean(axis=0) >= 0.6).mean()))
+    across = float(section("order")["calibration_lanes_lines"])
+    return bool(saturated[outside].mean() >= bar or (across > 0 and lines >= across)) and \
         paper_shown(warp_card(image, outline), default_masks()) >= \
         float(section("order")["calibration_min_paper"])
 
