@@ -93,6 +93,26 @@ def test_lanes_are_told_from_a_card() -> None:
     assert not order._lanes_like(card, same)
 
 
+def _whole_board() -> tuple[np.ndarray, np.ndarray]:
+    """A board on a grey table, its four lanes over two thirds of it and its cream margin
+    below: the outline round the whole board (g2586 cal-o02)."""
+    image = np.full((480, 640, 3), 110, np.uint8)
+    x0, y0, x1, y1 = 240, 120, 400, 350
+    cv2.rectangle(image, (x0, y0), (x1, y1), (215, 235, 240), -1)
+    for k, colour in enumerate([(40, 200, 230), (60, 170, 50), (50, 50, 210), (200, 60, 40)]):
+        cv2.rectangle(image, (x0 + 8 + 36 * k, y0 + 8), (x0 + 40 + 36 * k, y0 + 160), colour, -1)
+    return image, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+
+
+def test_a_whole_board_is_told_by_its_lanes_running_across_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    image, quad = _whole_board()
+    assert order._lanes_like(image, quad)
+    # its margin keeps the saturated share outside the part places under the first bar
+    set_thresholds(monkeypatch, order, "order", calibration_lanes_lines=0.0)
+    assert not order._lanes_like(image, quad)
+
+
 def test_an_outline_showing_no_paper_is_left_to_the_paper_tests() -> None:
     # saturated all over, but not balanced into paper (a card on coloured paper, a board's
     # lanes in a grey margin): not asked here (other art 44015)
