@@ -2245,8 +2245,8 @@ def _lanes_like(image: np.ndarray, outline: np.ndarray) -> bool:
     # ... or lanes run across it: rows or columns (of the card as found) mostly saturated
     # along at least ``calibration_lanes_lines`` of its length (a whole board, lanes and
     # margin: g2586 cal-o02, 0.48 saturated outside the part places but 0.68 of its rows and
-    # 0.85 of its columns; over the 288 sets' first calibration outlines that show paper, the
-    # rest reach 0.575 at most, and those above 0.5 are mostly boards too)
+    # 0.85 of its columns; of the 288 sets' first calibration outlines that show paper, the
+    # rest reach 0.575, and the six over 0.5 were boards or a board and the card together)
     lines = max(float((saturated.mean(axis=1) >= 0.6).mean()),
                 float((saturated.mean(axis=0) >= 0.6).mean()))
     across = float(section("order")["calibration_lanes_lines"])
