@@ -2138,9 +2138,13 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
     free = _free_of_markers(image, centres)
     quad = find_card(image, accept=free, faint=dark)
     if not dark and _lanes_like(image, quad):
-        # a board's lanes (see _lanes_like): the largest outline that is not, where there is one
+        # a board's lanes (see _lanes_like): the largest outline that is not and shows paper as
+        # a card must, where there is one (the next largest is often part of the same lanes,
+        # showing no paper: the label's colour test, blind to the lanes as the paper test was,
+        # would then keep it)
         def not_lanes(outline: np.ndarray) -> bool:
-            return (free is None or free(outline)) and not _lanes_like(image, outline)
+            return (free is None or free(outline)) and not _lanes_like(image, outline) and \
+                paper_shown(warp_card(image, outline), default_masks()) >= least
 
         with contextlib.suppress(NoCardFound):
             quad = find_card(image, accept=not_lanes, faint=dark)

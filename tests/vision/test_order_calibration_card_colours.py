@@ -18,6 +18,7 @@ import pytest
 from companion.config import Config
 from tests.vision.thirdart.build import calibration
 from tests.vision.thirdart.style import make_style
+from tests.vision.thresholds_patch import set_thresholds
 from vision import markers, order
 from vision.calibration import calibrate
 from vision.dataset import Example, load_labelled
@@ -52,6 +53,9 @@ def test_counting_only_what_the_boards_colours_classify_learns_nothing(
         return int((cls >= 0).sum())
 
     monkeypatch.setattr(order, "_part_colour_pixels", classified)
+    # (the outlines of the card and the board together are told as lanes by their saturated
+    # colour since, order._lanes_like: off here, as when this was found)
+    set_thresholds(monkeypatch, order, "order", calibration_lanes_saturated=0.0)
     assert not calibrate(g2620, config).order.learnt
 
 

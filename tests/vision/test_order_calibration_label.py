@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from companion.config import Config
+from tests.vision.thresholds_patch import set_thresholds
 from vision import order
 from vision.colour import ColourModel, features, hex_to_bgr01
 from vision.errors import NoCardFound
@@ -59,11 +60,20 @@ def _model(config: Config) -> ColourModel:
                        (np.cov(paper.T) + floor)[None].astype(np.float32))
 
 
-def test_the_pale_board_passes_for_a_card_that_shows_paper() -> None:
+def test_the_pale_board_passes_for_a_card_that_shows_paper(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     # the cause: unlabelled, the largest card-shaped outline is the board, and it shows paper
+    # (where its lanes are not told by their saturated colour: order._lanes_like, off here)
     image = _picture(("red", "green", "blue"))
+    set_thresholds(monkeypatch, order, "order", calibration_lanes_saturated=0.0)
     quad, papered = order._calibration_card(image)
     assert not _on_the_card(quad) and papered
+
+
+def test_lanes_told_by_their_colour_leave_the_card_even_unlabelled() -> None:
+    image = _picture(("red", "green", "blue"))
+    quad, papered = order._calibration_card(image)
+    assert _on_the_card(quad) and papered
 
 
 def test_the_card_beside_a_board_showing_a_colour_the_label_lacks_is_taken(config: Config) -> None:
@@ -73,8 +83,10 @@ def test_the_card_beside_a_board_showing_a_colour_the_label_lacks_is_taken(confi
 
 
 def test_where_every_outline_shows_a_colour_the_label_lacks_the_largest_is_kept(
-        config: Config) -> None:
-    # labelled blue-blue-blue, the card's red head and green torso are foreign too
+        config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    # labelled blue-blue-blue, the card's red head and green torso are foreign too (the lanes
+    # rule, order._lanes_like, which passes the board over before the label is asked, off)
+    set_thresholds(monkeypatch, order, "order", calibration_lanes_saturated=0.0)
     image = _picture(("red", "green", "blue"))
     quad, _ = order._calibration_card(image, "blue-blue-blue", _model(config))
     assert np.allclose(quad, order.find_card(image))
