@@ -2143,8 +2143,9 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
         # showing no paper: the label's colour test, blind to the lanes as the paper test was,
         # would then keep it)
         def not_lanes(outline: np.ndarray) -> bool:
-            return (free is None or free(outline)) and not _lanes_like(image, outline) and \
-                paper_shown(warp_card(image, outline), default_masks()) >= least
+            return (free is None or free(outline)) and \
+                paper_shown(warp_card(image, outline), default_masks()) >= least and \
+                not _lanes_coloured(image, outline)
 
         with contextlib.suppress(NoCardFound):
             quad = find_card(image, accept=not_lanes, faint=dark)
@@ -2240,6 +2241,15 @@ def _lanes_like(image: np.ndarray, outline: np.ndarray) -> bool:
     the outline took in a hand (other art 34014: passed over for the next outline, no reading
     changed). (Cards on dark coloured paper are saturated there too: they are looked for with
     dark paper, where this is not asked.)"""
+    return _lanes_coloured(image, outline) and \
+        paper_shown(warp_card(image, outline), default_masks()) >= \
+        float(section("order")["calibration_min_paper"])
+
+
+def _lanes_coloured(image: np.ndarray, outline: np.ndarray) -> bool:
+    """:func:`_lanes_like`'s look at the outline as the camera saw it: saturated colour over
+    ``calibration_lanes_saturated`` of what lies outside the default part places, or across
+    ``calibration_lanes_lines`` of its rows or columns (never where the first is 0)."""
     cfg = section("order")
     bar = float(cfg["calibration_lanes_saturated"])
     if bar <= 0:
@@ -2257,9 +2267,7 @@ def _lanes_like(image: np.ndarray, outline: np.ndarray) -> bool:
     lines = max(float((saturated.mean(axis=1) >= 0.6).mean()),
                 float((saturated.mean(axis=0) >= 0.6).mean()))
     across = float(cfg["calibration_lanes_lines"])
-    return bool(saturated[outside].mean() >= bar or (across > 0 and lines >= across)) and \
-        paper_shown(warp_card(image, outline), default_masks()) >= \
-        float(cfg["calibration_min_paper"])
+    return bool(saturated[outside].mean() >= bar or (across > 0 and lines >= across))
 
 
 def _marker_centres(image: np.ndarray) -> list[np.ndarray]:
