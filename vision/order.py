@@ -2165,7 +2165,7 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
             share, coloured = other_colour(outline)
             return share < most and coloured >= int(cfg["min_mask_pixels"]) and \
                 paper_shown(warp_card(image, outline), default_masks(), dark) >= least and \
-                (free is None or free(outline)) and (dark or not _lanes_like(image, outline))
+                (free is None or free(outline)) and (dark or not _lanes_coloured(image, outline))
 
         if other_colour(quad)[0] >= most:
             with contextlib.suppress(NoCardFound):  # no such outline: the largest, as before
@@ -2208,7 +2208,8 @@ def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
         if _tried_alike(outline.mean(axis=0), size, tried):
             continue
         tried.append((outline.mean(axis=0), size))
-        if not dark and _lanes_like(image, outline):
+        # (a board's lanes, _lanes_like: the paper half is asked below with the rest)
+        if not dark and _lanes_coloured(image, outline):
             continue
         card = warp_card(image, outline)
         cls = classes(card, plain_look)
