@@ -32,13 +32,10 @@ def beside_boards(tmp_path_factory: pytest.TempPathFactory
                   ) -> tuple[list[Example], np.ndarray, str]:
     """g2673's tile and order calibration pictures and its third order picture, drawn again as
     ``thirdart.build`` draws them."""
-    from tests.vision.thirdart.build import as_sent, calibration, test_shot
-    from tests.vision.thirdart.style import make_style
+    from tests.vision.thirdart.build import as_sent, redrawn
 
     folder = Path(tmp_path_factory.mktemp("g2673"))
-    style = make_style(2673)
-    calibration(folder, style, np.random.default_rng([2673, 1]), grids=False)
-    shot = test_shot(style, 2673, False, "o003.jpg")
+    shot = redrawn(folder, 2673, "o003.jpg")
     return load_labelled(folder, Config()), as_sent(shot), str(shot.label["robot"])
 
 

@@ -31,13 +31,10 @@ def on_felt(tmp_path_factory: pytest.TempPathFactory
             ) -> tuple[list, np.ndarray, dict[str, str]]:
     """g2679's tile calibration pictures and its twelfth tiles picture, drawn again as
     ``thirdart.build`` draws them."""
-    from tests.vision.thirdart.build import as_sent, calibration, test_shot
-    from tests.vision.thirdart.style import make_style
+    from tests.vision.thirdart.build import as_sent, redrawn
 
     folder = Path(tmp_path_factory.mktemp("g2679"))
-    style = make_style(2679)
-    calibration(folder, style, np.random.default_rng([2679, 1]), grids=False)
-    shot = test_shot(style, 2679, False, "t012.jpg")
+    shot = redrawn(folder, 2679, "t012.jpg")
     examples = [e for e in load_labelled(folder, Config()) if e.kind == "tiles"]
     return examples, as_sent(shot), dict(shot.label["robots"])
 

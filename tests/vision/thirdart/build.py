@@ -96,3 +96,12 @@ def test_shot(style: Style, seed: int, hard: bool, name: str) -> Shot:
     if name[0] == "g":
         shot = grid_shot(style, rng, hard)
     return shot
+
+
+def redrawn(folder: Path, seed: int, name: str, grids: bool = False) -> Shot:
+    """A clean set drawn again for a test: its calibration pictures written to ``folder`` as
+    :func:`write_dataset` writes them (without ``grids``, the tiles and order pictures alone),
+    and its test picture ``name`` (:func:`test_shot`)."""
+    style = make_style(seed)
+    calibration(folder, style, np.random.default_rng([seed, 1]), grids=grids)
+    return test_shot(style, seed, False, name)
