@@ -462,7 +462,8 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
 def marks_read(look: GridLook, window: np.ndarray, turns: bool = True) -> MarksReading | None:
     """:func:`read_marks` when its reading may be taken: the common print fits at least
     ``marks_min_fit`` off the window's edge, every box of the value at least
-    ``marks_min_box_fit`` and names it alone too, and it leads by
+    ``marks_min_box_fit`` (``marks_min_box_fit_corners`` on a corner look) and names it alone
+    too, and it leads by
     ``marks_min_lead`` and by more than
     ``marks_floor_factor`` times the most a wrong value led on calibration's own cards
     (``GridLook.mark_floor``); else None. ``turns``: a card not taken upright is read again
@@ -484,7 +485,7 @@ def every_value_marked(look: GridLook) -> bool:
 
 def _taken(look: GridLook, reading: MarksReading | None) -> MarksReading | None:
     """``reading`` when :func:`marks_read` may take it (laid well, leading enough)."""
-    if reading is None or not _laid_well(reading):
+    if reading is None or not _laid_well(look, reading):
         return None
     cfg = section("grid")
     floor = float(look.mark_floor) if np.isfinite(look.mark_floor) else np.inf
@@ -579,12 +580,15 @@ def _aligned(candidate: np.ndarray, common: np.ndarray, x: int, y: int) -> np.nd
                                      borderMode=cv2.BORDER_REPLICATE), np.float32)
 
 
-def _laid_well(reading: MarksReading) -> bool:
+def _laid_well(look: GridLook, reading: MarksReading) -> bool:
     """Whether the card was found whole and the value's boxes fit it well and agree
-    (:func:`marks_read`'s tests but the lead)."""
+    (:func:`marks_read`'s tests but the lead). The boxes' fit asked is
+    ``marks_min_box_fit`` where the marks lie inside the middle (:func:`marks_inside`) and
+    ``marks_min_box_fit_corners`` where they lie in the corners."""
     cfg = section("grid")
+    box_fit = cfg["marks_min_box_fit"] if marks_inside(look) else cfg["marks_min_box_fit_corners"]
     return not reading.edge and reading.fit >= float(cfg["marks_min_fit"]) \
-        and reading.box_fit >= float(cfg["marks_min_box_fit"]) and reading.boxes_agree
+        and reading.box_fit >= float(box_fit) and reading.boxes_agree
 
 
 def learn_mark_floor(greys: list[np.ndarray], grids: list[Grid]) -> float:
@@ -608,7 +612,7 @@ def learn_mark_floor(greys: list[np.ndarray], grids: list[Grid]) -> float:
                 if int(v) not in marks.values.tolist():
                     continue  # (a value only this picture shows: nothing to tell it from)
                 reading = read_marks(left_out, _window(greys[i], r, c))
-                if reading is None or reading.value == int(v) or not _laid_well(reading):
+                if reading is None or reading.value == int(v) or not _laid_well(left_out, reading):
                     continue
                 worst = max(worst, reading.lead)
     return worst
