@@ -298,6 +298,8 @@ def _prints_hold(look: GridLook, image: np.ndarray, corners: np.ndarray, white: 
     (at least ``prints_judge_cells`` of them), the best value's fit (:func:`coarse_best`) is
     ``prints_hold_fit`` on average here, and moving the area a quarter or half a cell along
     either axis (``prints_hold_moves``) lets them fit no better by ``prints_judge_margin``.
+    (With ``prints_hold_cells_here``, the cells weighed are those a print fits that well here,
+    not moved: see below.)
 
     Astray asks the whole picture because a card lying half out of its cell, the area half a
     cell off its cards, may read as an empty cell (other art 9201); its print is then cut, and
@@ -322,11 +324,10 @@ def _prints_hold(look: GridLook, image: np.ndarray, corners: np.ndarray, white: 
             at = _warp(image, corners, look.inset, white, moved)[0]
             fits.append(coarse_best(look, scaled_windows(_print_area(at, look), 1.0)))
     every = np.array(fits)
-    # (the cells weighed are those some print fits here, ``prints_hold_cells_here``: a bare
-    # cell beside a card, moved half a cell towards it, holds that card's print whole in its
-    # window, and such cells made every move look better where the cards lay exactly in their
-    # cells; third art g2635: 10 of 20 cells bare, 0.2-0.4 here and 0.75-0.98 moved, every
-    # card 0.89-0.98 here)
+    # (a bare cell beside a card, moved half a cell towards it, holds that card's print whole
+    # in its window: weighed, such cells made the half-cell moves look better where every card
+    # lay in its cell, third art g2635. Cards truly off their cells still fit here, and better
+    # moved: other art 9201)
     weighed = every[0] if bool(cfg["prints_hold_cells_here"]) else every.max(axis=0)
     cards = weighed >= float(cfg["prints_judge_cell_fit"])
     if int(cards.sum()) < int(cfg["prints_judge_cells"]):
