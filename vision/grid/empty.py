@@ -176,8 +176,17 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
             texture_ref = look.bare_texture
             overall = ref
         else:
-            # this picture's noise and blur set how smooth the mat looks here
-            texture_ref = max(look.bare_texture, float(np.median(texture[mats])))
+            # this picture's noise and blur set how smooth the mat looks here: the smoother
+            # end of the cells that look like it (``mat_texture_percentile``), as white cards
+            # on a mat as pale as their paper look like it too and are rougher; and a few such
+            # cells (``mat_texture_few``) far rougher than calibration's mat
+            # (``mat_texture_ratio``) are no bare mat but cards alone, and calibration's texture
+            # holds, as for a lone cell above
+            here = float(np.percentile(texture[mats], float(cfg["mat_texture_percentile"])))
+            if look.bare_texture > 0 and len(mats) <= int(cfg["mat_texture_few"]) \
+                    and here > float(cfg["mat_texture_ratio"]) * look.bare_texture:
+                here = look.bare_texture
+            texture_ref = max(look.bare_texture, here)
             overall = np.median(medians[mats], axis=0)
             # each cell against the mat cells nearest to it (never itself): the light falls
             # off across the area more than one colour allows
