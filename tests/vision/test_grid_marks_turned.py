@@ -19,7 +19,6 @@ from tests.vision.test_grid_marks import look as look  # (a fixture: the corner 
 from tests.vision.thresholds_patch import set_thresholds
 from vision import grid
 from vision.grid import marks
-from vision.thresholds import section
 
 HELD = 0.85  # the boxes' fit the turn is shown at (the middle looks' marks_min_box_fit)
 
@@ -46,10 +45,7 @@ def test_a_card_laid_turned_is_read_turned_back(look: grid.GridLook, value: int)
 
 def test_without_turns_it_is_not_read(monkeypatch: pytest.MonkeyPatch,
                                       look: grid.GridLook) -> None:
-    real = dict(section("grid"))
-    monkeypatch.setattr(marks, "section",
-                        lambda name: {**real, "marks_turns": [], "marks_min_box_fit_corners": HELD}
-                        if name == "grid" else section(name))
+    set_thresholds(monkeypatch, marks, "grid", marks_turns=[], marks_min_box_fit_corners=HELD)
     assert marks.marks_read(look, _laid_turned(2, 4.0)) is None
 
 
@@ -71,10 +67,7 @@ def test_on_a_corner_look_the_same_cards_are_read_right_upright(
     assert reading is not None and reading.value == value
 
 
-@pytest.mark.usefixtures("held")
-def test_a_blank_card_reads_nothing_under_either_bar(look: grid.GridLook,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_blank_card_reads_nothing_at_the_corner_bar(look: grid.GridLook) -> None:
+    # (at HELD: test_a_card_turned_too_far_or_blank_reads_nothing)
     blank = _window(_corner_card(None, np.random.default_rng(9)))
-    assert marks.marks_read(look, blank) is None
-    set_thresholds(monkeypatch, marks, "grid", marks_min_box_fit_corners=0.78)
     assert marks.marks_read(look, blank) is None
