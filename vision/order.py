@@ -2260,13 +2260,15 @@ def _lanes_coloured(image: np.ndarray, outline: np.ndarray) -> bool:
     saturated = ((high - low) > float(cfg["lanes_chroma"]) * np.maximum(high, 1.0)) \
         & (high > float(cfg["lanes_lit"]))
     outside = ~default_masks().any(axis=0)
-    # ... or lanes run across it: rows or columns (of the card as found) mostly saturated
-    # along at least ``calibration_lanes_lines`` of its length (a whole board, lanes and
-    # margin: g2586 cal-o02, 0.48 saturated outside the part places but 0.68 of its rows and
-    # 0.85 of its columns; of the 288 sets' first calibration outlines that show paper, the
-    # rest reach 0.575, and the six over 0.5 were boards or a board and the card together)
-    lines = max(float((saturated.mean(axis=1) >= 0.6).mean()),
-                float((saturated.mean(axis=0) >= 0.6).mean()))
+    # ... or lanes run across it: at least ``calibration_lanes_lines`` of its rows or columns
+    # (of the card as found) saturated along ``calibration_lanes_line_share`` of their length
+    # (a whole board, lanes and margin: g2586 cal-o02, 0.48 saturated outside the part places
+    # but 0.68 of its rows and 0.85 of its columns; of the 288 sets' first calibration outlines
+    # that show paper, the rest reach 0.575, and the six over 0.5 were boards or a board and
+    # the card together)
+    along = float(cfg["calibration_lanes_line_share"])
+    lines = max(float((saturated.mean(axis=1) >= along).mean()),
+                float((saturated.mean(axis=0) >= along).mean()))
     across = float(cfg["calibration_lanes_lines"])
     return bool(saturated[outside].mean() >= bar or (across > 0 and lines >= across))
 
