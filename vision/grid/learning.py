@@ -307,6 +307,7 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     if marks is not None:
         look.mark_means, look.mark_values = marks.means, marks.values
         look.mark_boxes, look.mark_mask = marks.boxes, marks.mask
+        look.mark_singles, look.mark_single_values = marks.singles, marks.single_values
         look.mark_floor = learn_mark_floor(by_greys, by_grids)
     return look
 

@@ -73,6 +73,11 @@ class GridLook:
     #: (``learning._placements``): on such a look the cards' outlines mislead far corrections,
     #: and a reading's correction moving that far is not taken (see ``reader``)
     far_moves_refuted: bool = False
+    #: every calibration card the marks' means were made of, lined up on its value's mean
+    #: (m, h, w), and the value of each (none: the marks' reading is not checked against them,
+    #: see :func:`vision.grid.marks._singles_doubt`)
+    mark_singles: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), np.uint8))
+    mark_single_values: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     @property
     def learnt(self) -> bool:
@@ -103,6 +108,9 @@ class GridLook:
                 "mark_boxes": self.mark_boxes.tolist(),
                 "mark_mask": base64.b64encode(self.mark_mask.tobytes()).decode("ascii"),
                 "mark_floor": None if np.isnan(self.mark_floor) else float(self.mark_floor),
+                "mark_singles_shape": list(self.mark_singles.shape),
+                "mark_singles": base64.b64encode(self.mark_singles.tobytes()).decode("ascii"),
+                "mark_single_values": self.mark_single_values.tolist(),
                 "template_miss": self.template_miss,
                 "far_moves_refuted": self.far_moves_refuted}
 
@@ -141,7 +149,19 @@ class GridLook:
                    # stored before the templates' misses were learnt: none
                    float(data.get("template_miss", 0.0)),
                    # stored before calibration judged far corrections: none refuted
-                   bool(data.get("far_moves_refuted", False)))
+                   bool(data.get("far_moves_refuted", False)),
+                   # stored before the single cards were kept: none
+                   *_singles_from_json(data))
+
+
+def _singles_from_json(data: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The marks' single calibration cards as :meth:`GridLook.to_json` stores them (none when it
+    did not)."""
+    if "mark_singles_shape" not in data:
+        return np.zeros((0, 1, 1), np.uint8), np.zeros(0, np.int64)
+    shape = [int(x) for x in data["mark_singles_shape"]]
+    singles = np.frombuffer(base64.b64decode(data["mark_singles"]), np.uint8).reshape(shape)
+    return singles.copy(), np.array(data["mark_single_values"], np.int64)
 
 
 def _marks_from_json(data: dict[str, Any]
