@@ -18,11 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.config import Config
+from tests.vision.redrawn_grid import redrawn_grid
 from tests.vision.thresholds_patch import set_thresholds
 from vision import grid
-from vision.calibration import calibrate
-from vision.dataset import load_labelled
 from vision.grid import marks
 from vision.grid.look import GridLook
 
@@ -31,15 +29,10 @@ FOUR = (3, 2)  # g002's 4, read as 1 without the single cards' word
 
 @pytest.fixture(scope="module")
 def blurred_fours(tmp_path_factory: pytest.TempPathFactory
-                  ) -> tuple[GridLook, np.ndarray, list[list[int | None]]]:
+                 ) -> tuple[GridLook, np.ndarray, list[list[int | None]]]:
     """g2674's calibration, learnt again, and its second grid picture, drawn again as
     ``thirdart.build`` draws them."""
-    from tests.vision.thirdart.build import as_sent, redrawn
-
-    folder = Path(tmp_path_factory.mktemp("g2674"))
-    shot = redrawn(folder, 2674, "g002.jpg", grids=True)
-    return calibrate(load_labelled(folder, Config()), Config()).grid, as_sent(shot), \
-        shot.label["grid"]
+    return redrawn_grid(Path(tmp_path_factory.mktemp("g2674")), 2674, "g002.jpg")
 
 
 def test_no_card_is_read_wrong(

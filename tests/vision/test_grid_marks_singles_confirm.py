@@ -17,11 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.config import Config
+from tests.vision.redrawn_grid import redrawn_grid
 from tests.vision.thresholds_patch import set_thresholds
 from vision import grid
-from vision.calibration import calibrate
-from vision.dataset import load_labelled
 from vision.grid import marks
 from vision.grid.look import GridLook
 
@@ -33,12 +31,7 @@ def serif_threes(tmp_path_factory: pytest.TempPathFactory
                  ) -> tuple[GridLook, np.ndarray, list[list[int | None]]]:
     """g2596's calibration, learnt again, and its eighteenth grid picture, drawn again as
     ``thirdart.build`` draws them."""
-    from tests.vision.thirdart.build import as_sent, redrawn
-
-    folder = Path(tmp_path_factory.mktemp("g2596"))
-    shot = redrawn(folder, 2596, "g018.jpg", grids=True)
-    return calibrate(load_labelled(folder, Config()), Config()).grid, as_sent(shot), \
-        shot.label["grid"]
+    return redrawn_grid(Path(tmp_path_factory.mktemp("g2596")), 2596, "g018.jpg")
 
 
 def test_every_card_is_read(

@@ -545,12 +545,11 @@ def _singles_doubt(look: GridLook, window: np.ndarray, reading: MarksReading) ->
     single 1 0.29). On the 32 corner sets here the marks confirmed 1,311 close calls, that one
     wrong: the runner-up's nearest single card differed at least as much as the value's own on
     every right one, 0.46 of it on the wrong one."""
-    cfg = section("grid")
-    if not bool(cfg["marks_singles_doubt"]) or reading.runner_up < 0 or marks_inside(look) \
-            or not len(look.mark_single_values):
+    nearest = _singles_asked(look, window, reading, "marks_singles_doubt")
+    if nearest is None:
         return False
-    own, other = _nearest_singles(look, window, reading)
-    return bool(np.isfinite(own) and other < float(cfg["marks_singles_ratio"]) * own)
+    own, other = nearest
+    return bool(np.isfinite(own) and other < float(section("grid")["marks_singles_ratio"]) * own)
 
 
 def _singles_confirm(look: GridLook, window: np.ndarray, reading: MarksReading) -> bool:
@@ -567,12 +566,23 @@ def _singles_confirm(look: GridLook, window: np.ndarray, reading: MarksReading) 
     readings laid well that led by 0.15 but not by the floor, 80 were right; the value's nearest
     single card differed at most 0.72 of the runner-up's on those, 0.5 or less on 68; the wrong
     one 2.7 times."""
-    cfg = section("grid")
-    if not bool(cfg["marks_singles_confirm"]) or reading.runner_up < 0 or marks_inside(look) \
-            or not len(look.mark_single_values):
+    nearest = _singles_asked(look, window, reading, "marks_singles_confirm")
+    if nearest is None:
         return False
-    own, other = _nearest_singles(look, window, reading)
-    return bool(np.isfinite(other) and own < float(cfg["marks_singles_confirm_ratio"]) * other)
+    own, other = nearest
+    return bool(np.isfinite(other)
+                and own < float(section("grid")["marks_singles_confirm_ratio"]) * other)
+
+
+def _singles_asked(look: GridLook, window: np.ndarray, reading: MarksReading, switch: str
+                   ) -> tuple[float, float] | None:
+    """:func:`_nearest_singles`, where the rule ``switch`` names is on, the look is a corner
+    look (:func:`marks_inside` False) that kept its single calibration cards, and the reading
+    knows its runner-up; else None (not asked)."""
+    if not bool(section("grid")[switch]) or reading.runner_up < 0 or marks_inside(look) \
+            or not len(look.mark_single_values):
+        return None
+    return _nearest_singles(look, window, reading)
 
 
 def _nearest_singles(look: GridLook, window: np.ndarray, reading: MarksReading

@@ -1,0 +1,24 @@
+"""A third-art set's grid calibration learnt again and one of its grid pictures, drawn again from
+the set's seed (``thirdart.build``): the tests that pin a case from a generated set read it as the
+set's own evaluation did, without the set on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from companion.config import Config
+from vision.calibration import calibrate
+from vision.dataset import load_labelled
+from vision.grid.look import Grid, GridLook
+
+
+def redrawn_grid(folder: Path, seed: int, name: str) -> tuple[GridLook, np.ndarray, Grid]:
+    """Set ``seed``'s calibration written to ``folder`` and learnt, its grid picture ``name`` as
+    the camera sent it, and that picture's labelled grid."""
+    from tests.vision.thirdart.build import as_sent, redrawn
+
+    shot = redrawn(folder, seed, name, grids=True)
+    look = calibrate(load_labelled(folder, Config()), Config()).grid
+    return look, as_sent(shot), shot.label["grid"]
