@@ -360,36 +360,56 @@ def _at_size(look: GridLook, size: float
     return cache[size]
 
 
-def _parts(look: GridLook, size: float) -> list[list[tuple[np.ndarray, np.ndarray]]]:
-    """Per value and box at ``size``: the mean's box (float32) and it as :func:`_standard`
-    levels over the marks (computed once per calibration and size)."""
-    cache: dict[float, list[list[tuple[np.ndarray, np.ndarray]]]] = \
+def _parts(look: GridLook, size: float) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per box at ``size``: every value's mean there as :func:`_unit_prints` and as
+    :func:`_standard` levels over the marks, one row per value in ``look.mark_values``' order
+    (computed once per calibration and size)."""
+    cache: dict[float, list[tuple[np.ndarray, np.ndarray]]] = \
         look.__dict__.setdefault("_marks_parts", {})
     if size not in cache:
         means, _, mask, boxes = _at_size(look, size)
-        cache[size] = [[(np.ascontiguousarray(m[y0:y1, x0:x1]),
-                         _standard(m[y0:y1, x0:x1])[mask[y0:y1, x0:x1]])
-                        for y0, y1, x0, x1 in boxes] for m in means]
+        cache[size] = [(_unit_prints(means[:, y0:y1, x0:x1]),
+                        np.stack([_standard(m[y0:y1, x0:x1])[mask[y0:y1, x0:x1]]
+                                  for m in means]))
+                       for y0, y1, x0, x1 in boxes]
     return cache[size]
 
 
+def _unit_prints(prints: np.ndarray) -> np.ndarray:
+    """Prints (k, h, w) as rows (k, h * w) that give :func:`_box_laid` a correlation as one
+    product: each about its mean, divided by its length and by the square root of its pixels
+    (the places it is laid on are divided by their spread only)."""
+    flat = prints.reshape(len(prints), -1).astype(np.float64)
+    centred = flat - flat.mean(axis=1, keepdims=True)
+    length = np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-6)
+    return np.asarray(centred / length / np.sqrt(flat.shape[1]))
+
+
 def _box_laid(candidate: np.ndarray, x: int, y: int, box: tuple[int, int, int, int],
-              part: np.ndarray, levels: np.ndarray, marks: np.ndarray, reach: int
-              ) -> tuple[float, float] | None:
-    """One box of a value's print (``part``, and ``levels`` over the ``marks``) laid on the card
-    in ``candidate`` whose common print lies at ``x``, ``y``: looked for up to ``reach`` pixels
-    each way from its place there, it differs from the card by the first figure (the mean
-    squared difference of the two as :func:`_standard` levels over the marks) and fits it by
-    the second (a correlation). None where the box cannot be laid there."""
+              prints: np.ndarray, levels: np.ndarray, marks: np.ndarray, reach: int
+              ) -> tuple[np.ndarray, np.ndarray] | None:
+    """One box of several prints (``prints``: :func:`_unit_prints`, one row each; ``levels``:
+    each as :func:`_standard` levels over the ``marks``) laid on the card in ``candidate``
+    whose common print lies at ``x``, ``y``: each is looked for up to ``reach`` pixels each way
+    from its place there, where it correlates best (as ``cv2.matchTemplate``'s
+    TM_CCOEFF_NORMED, every place at once). Per print: how it differs from the card there (the
+    mean squared difference of the two as :func:`_standard` levels over the marks) and how it
+    fits (the correlation). None where the box cannot be laid there."""
     y0, y1, x0, x1 = box
     ya, xa = max(0, y + y0 - reach), max(0, x + x0 - reach)
     near = candidate[ya:min(candidate.shape[0], y + y1 + reach),
                      xa:min(candidate.shape[1], x + x1 + reach)]
-    if near.shape[0] < part.shape[0] or near.shape[1] < part.shape[1]:
+    if near.shape[0] < y1 - y0 or near.shape[1] < x1 - x0:
         return None
-    _, box_fit, _, (px, py) = cv2.minMaxLoc(cv2.matchTemplate(near, part, cv2.TM_CCOEFF_NORMED))
-    patch = near[py:py + part.shape[0], px:px + part.shape[1]]
-    return float(((_standard(patch)[marks] - levels) ** 2).mean()), float(box_fit)
+    places = np.lib.stride_tricks.sliding_window_view(near, (y1 - y0, x1 - x0))
+    places = places.reshape(-1, (y1 - y0) * (x1 - x0)).astype(np.float64)
+    centred = places - places.mean(axis=1, keepdims=True)
+    fits = (centred / np.maximum(centred.std(axis=1, keepdims=True), 1e-6)) @ prints.T
+    at = fits.argmax(axis=0)  # each print's place (the first of equals, as cv2.minMaxLoc)
+    laid = centred[at]
+    standard = laid / np.maximum(laid.std(axis=1, keepdims=True), 1.0)
+    errors = ((standard[:, marks.ravel()] - levels) ** 2).mean(axis=1)
+    return errors, fits[at, np.arange(len(at))]
 
 
 def read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
@@ -454,20 +474,20 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
         if aligned is not None:
             candidate, x, y, box_reach = aligned, ecc_reach, ecc_reach, ecc_reach
         per_way.append({})
-        for value, value_parts in zip(look.mark_values.tolist(), parts, strict=True):
-            errors, fits = [], []
-            for box, (part, levels) in zip(boxes, value_parts, strict=True):
-                y0, y1, x0, x1 = box
-                marks = mask[y0:y1, x0:x1]
-                if not marks.any():
-                    continue
-                box_read = _box_laid(candidate, x, y, box, part, levels, marks, box_reach)
-                if box_read is None:
-                    return None
-                errors.append(box_read[0])
-                fits.append(box_read[1])
-            if not errors:
+        laid_boxes = []  # per box: every value's difference and fit
+        for box, (prints, levels) in zip(boxes, parts, strict=True):
+            marks = mask[box[0]:box[1], box[2]:box[3]]
+            if not marks.any():
+                continue
+            box_read = _box_laid(candidate, x, y, box, prints, levels, marks, box_reach)
+            if box_read is None:
                 return None
+            laid_boxes.append(box_read)
+        if not laid_boxes:
+            return None
+        for k, value in enumerate(look.mark_values.tolist()):
+            errors = [float(e[k]) for e, _ in laid_boxes]
+            fits = [float(f[k]) for _, f in laid_boxes]
             per_way[way][value] = (errors, fits)
             error = float(np.mean(errors))
             if value not in best or error < best[value][0]:
@@ -605,24 +625,13 @@ def _nearest_singles(look: GridLook, window: np.ndarray, reading: MarksReading
     values, per_box = _single_parts(look, reading.size)
     errors = np.zeros(len(values), np.float64)
     counted = 0
-    for (y0, y1, x0, x1), (shapes, levels, marks) in zip(boxes, per_box, strict=True):
+    for box, (prints, levels, marks) in zip(boxes, per_box, strict=True):
         if not marks.any():
             continue
-        ya, xa = max(0, y + y0 - reach), max(0, x + x0 - reach)
-        near = candidate[ya:min(candidate.shape[0], y + y1 + reach),
-                         xa:min(candidate.shape[1], x + x1 + reach)]
-        if near.shape[0] < y1 - y0 or near.shape[1] < x1 - x0:
+        laid = _box_laid(candidate, x, y, box, prints, levels, marks, reach)
+        if laid is None:
             return np.inf, np.inf
-        # every place the box may lie, at once: the correlation cv2.matchTemplate's
-        # TM_CCOEFF_NORMED gives, each card's best place, and the difference there
-        places = np.lib.stride_tricks.sliding_window_view(near, (y1 - y0, x1 - x0))
-        places = places.reshape(-1, (y1 - y0) * (x1 - x0)).astype(np.float64)
-        centred = places - places.mean(axis=1, keepdims=True)
-        spread = centred.std(axis=1, keepdims=True)
-        fits = (centred / np.maximum(spread, 1e-6)) @ shapes.T
-        best = centred[fits.argmax(axis=0)]  # (cards, pixels): each card's place
-        standard = best / np.maximum(best.std(axis=1, keepdims=True), 1.0)
-        errors += ((standard[:, marks.ravel()] - levels) ** 2).mean(axis=1)
+        errors += laid[0]
         counted += 1
     if not counted:
         return np.inf, np.inf
@@ -638,9 +647,8 @@ def _nearest_singles(look: GridLook, window: np.ndarray, reading: MarksReading
 def _single_parts(look: GridLook, size: float
                   ) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]:
     """The single calibration cards at ``size``: their values, and per box every card's print
-    there as a unit vector about its mean (cards, pixels: a correlation is a product of two),
-    as :func:`_standard` levels over the marks (cards, marks) and the marks (computed once per
-    calibration and size)."""
+    there as :func:`_unit_prints` (cards, pixels) and as :func:`_standard` levels over the marks
+    (cards, marks), and the marks (computed once per calibration and size)."""
     cache: dict[float, tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, np.ndarray]]]] = \
         look.__dict__.setdefault("_marks_single_parts", {})
     if size not in cache:
@@ -651,14 +659,9 @@ def _single_parts(look: GridLook, size: float
                                            interpolation=cv2.INTER_AREA) for c in singles])
         per_box = []
         for y0, y1, x0, x1 in boxes:
-            flat = singles[:, y0:y1, x0:x1].reshape(len(singles), -1).astype(np.float64)
-            centred = flat - flat.mean(axis=1, keepdims=True)
-            shapes = centred / np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-6)
             marks = mask[y0:y1, x0:x1]
             levels = np.stack([_standard(c[y0:y1, x0:x1])[marks] for c in singles])
-            # (a correlation over n pixels: the product of the two unit vectors; the places
-            # are divided by their spread only, so the shapes carry the 1/n)
-            per_box.append((shapes * np.sqrt(flat.shape[1]) / flat.shape[1], levels, marks))
+            per_box.append((_unit_prints(singles[:, y0:y1, x0:x1]), levels, marks))
         cache[size] = (look.mark_single_values.astype(np.int64), per_box)
     return cache[size]
 
