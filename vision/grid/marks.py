@@ -23,7 +23,7 @@ change one.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -46,8 +46,8 @@ class Marks:
     mask: np.ndarray  # (h, w) uint8: 255 where the values' means differ
     #: (m, h, w) uint8: every calibration card the means were made of, lined up on its value's
     #: mean (see :func:`_singles_doubt`), and (m,) the value of each
-    singles: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), np.uint8))
-    single_values: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    singles: np.ndarray
+    single_values: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -412,6 +412,21 @@ def _box_laid(candidate: np.ndarray, x: int, y: int, box: tuple[int, int, int, i
     return errors, fits[at, np.arange(len(at))]
 
 
+def _both_ways(window: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``window`` as the marks are read on it (float32), as it lies and turned by 180 degrees,
+    each widened by ``marks_read_pad`` pixels, its edge repeated: a card lying off its cell's
+    middle lies twice as far off turned, past where its common print, cut around cards lying
+    so, would be looked for (see :func:`_lay`)."""
+    pad = int(section("grid")["marks_read_pad"])
+    w = np.asarray(window, np.float32)
+
+    def widened(c: np.ndarray) -> np.ndarray:
+        return np.asarray(cv2.copyMakeBorder(c, pad, pad, pad, pad, cv2.BORDER_REPLICATE),
+                          np.float32)
+
+    return widened(w), widened(cv2.rotate(w, cv2.ROTATE_180))
+
+
 def read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
     """:func:`_read_marks`, asked once per window while a picture is read
     (:func:`vision.grid.pairs.picture_memo`)."""
@@ -434,17 +449,11 @@ def _read_marks(look: GridLook, window: np.ndarray) -> MarksReading | None:
         return None
     reach = int(section("grid")["marks_reach"])
     ecc_reach = int(section("grid")["marks_ecc_reach"])
-    # (each way widened by ``marks_read_pad``, its edge repeated: a card lying off its cell's
-    # middle lies twice as far off turned, past where its common print, cut around cards lying
-    # so, would be looked for; see :func:`_lay`)
-    pad = int(section("grid")["marks_read_pad"])
-    w = np.asarray(window, np.float32)
-    ways = tuple(np.asarray(cv2.copyMakeBorder(c, pad, pad, pad, pad, cv2.BORDER_REPLICATE),
-                            np.float32) for c in (w, cv2.rotate(w, cv2.ROTATE_180)))
+    ways = _both_ways(window)
     found: tuple[float, float] | None = None  # (fit, size)
     for size in sorted({1.0, *(float(k) for k in section("grid")["marks_sizes"])}):
         common = _at_size(look, size)[1]
-        if w.shape[0] < common.shape[0] or w.shape[1] < common.shape[1]:
+        if window.shape[0] < common.shape[0] or window.shape[1] < common.shape[1]:
             continue
         fit = max(float(cv2.matchTemplate(c, common, cv2.TM_CCOEFF_NORMED).max())
                   for c in ways)
@@ -614,11 +623,8 @@ def _nearest_singles(look: GridLook, window: np.ndarray, reading: MarksReading
     boxes."""
     cfg = section("grid")
     _, common, _, boxes = _at_size(look, reading.size)
-    pad, reach = int(cfg["marks_read_pad"]), int(cfg["marks_reach"])
-    # (laid the way up the card was read)
-    w = np.asarray(cv2.rotate(window, cv2.ROTATE_180) if reading.way else window, np.float32)
-    candidate = np.asarray(cv2.copyMakeBorder(w, pad, pad, pad, pad, cv2.BORDER_REPLICATE),
-                           np.float32)
+    reach = int(cfg["marks_reach"])
+    candidate = _both_ways(window)[reading.way]  # (laid the way up the card was read)
     if candidate.shape[0] < common.shape[0] or candidate.shape[1] < common.shape[1]:
         return np.inf, np.inf
     _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(candidate, common, cv2.TM_CCOEFF_NORMED))
