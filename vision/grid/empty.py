@@ -223,6 +223,16 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
         rough = np.flatnonzero((like >= share) & ~smooth)
         smooth[rough] = _middle_texture([cells[candidates[k]] for k in rough]) \
             <= _texture_limit(texture_ref)
+    if mat and bool(cfg["mat_grain"]) and ((like >= share) & ~smooth).any():
+        # a grained surface taken for a mat in calibration (wood whose bare cells all showed
+        # one board): a plank seam or a stretch of stronger grain through a cell's middle
+        # roughens it past the limit, as on a table, but only across the grain. The grain is
+        # the one this picture's own smooth mat cells show (never the cell itself)
+        rough = np.flatnonzero((like >= share) & ~smooth)
+        calm = np.flatnonzero((like >= share) & smooth)
+        if len(calm) >= int(cfg["mat_grain_cells"]):
+            smooth[rough] = _along_the_grain([cells[candidates[k]] for k in rough],
+                                             [cells[candidates[k]] for k in calm])
     ok = (like >= share) & smooth
     # where the surface's own spread widened the colour tolerance (a dim, noisy picture; a
     # striped table), a cell whose middle is nearer the colour of a card calibration saw than
