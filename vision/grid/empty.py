@@ -595,10 +595,17 @@ def _hot_shades(medians: np.ndarray, refs: np.ndarray, asked: np.ndarray,
     cfg = section("grid")
     clip = float(cfg["table_hot_clip"])
     low, high = (float(t) for t in cfg["table_hot_times"])
+    white_out = bool(cfg["table_hot_white_out"])
     for k in np.flatnonzero(asked):
         c = np.asarray(medians[k], np.float64)
         t = np.asarray(refs[k], np.float64)
         clipped = c >= clip
+        if clipped.all() and white_out:
+            # clipped white in every channel: the colour tells nothing (white paper clips so
+            # too), but a card still shows its print and outline there, and the caller's
+            # second witness looks for those over the whole cell (reader._hot_bare)
+            out[int(k)] = 0.5
+            continue
         if not clipped.any() or clipped.all() or float(t[~clipped] @ t[~clipped]) < 1.0:
             continue
         times = float(c[~clipped] @ t[~clipped] / (t[~clipped] @ t[~clipped]))

@@ -67,6 +67,10 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         lit = lit_otherwise(unusual, patches) if look.bare_mode != "mat" \
             else np.zeros(len(unusual), bool)
         lit_shades = _stats([p for p, k in zip(unusual, lit, strict=True) if k])[1]
+        # the patches a lamp clips white in every channel are foreign by colour, but no hand
+        # reaching in: a cell of the lamp's hot spot is not held against them (_hot_bare)
+        white = _clipped_white(unusual)
+        foreign_hot = foreign[~lit & ~white] if len(foreign) else foreign
         if lit.any():
             foreign = foreign[~lit]
         sure: dict[int, float] = {}
@@ -112,7 +116,7 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                 # has a value or none): two witnesses, neither enough alone
                 confs[i] = min(shaded[i], confs[i])
             elif i in hot and values[i] is None and _hot_bare(look, feats[i], cells[i],
-                                                               card_like[i], foreign):
+                                                               card_like[i], foreign_hot):
                 confs[i] = hot[i]
             elif values[i] is None:
                 confs[i] = 0.0  # not surely the bare surface, not surely a card: ask
@@ -167,6 +171,18 @@ def _few_cards_hold(image: np.ndarray, place: np.ndarray, values: list[int | Non
                 or (off > float(cfg["register_tolerance"])).any():
             return False
     return True
+
+
+def _clipped_white(patches: list[np.ndarray]) -> np.ndarray:
+    """Per patch, whether its median is white in every channel, within ``table_hot_slack``
+    of the clip (``table_hot_clip``), where ``hot_bare_white_foreign`` lets such patches be
+    passed over as foreign: a lamp's white-out leaves a channel a few levels under the clip
+    here and there (third art g2673 g003: 249, 255, 255 beside patches at 255)."""
+    cfg = section("grid")
+    if not patches or not bool(cfg["hot_bare_white_foreign"]):
+        return np.zeros(len(patches), bool)
+    white = float(cfg["table_hot_clip"]) - float(cfg["table_hot_slack"])
+    return np.asarray((_stats(patches)[1] >= white).all(axis=1), bool)
 
 
 def _hot_bare(look: GridLook, feats: np.ndarray, cell: np.ndarray, card_like: bool,
