@@ -51,3 +51,22 @@ def test_a_cell_in_a_hot_spot_is_shaded_and_paper_or_a_card_is_not() -> None:
 def test_without_the_rule_the_hot_spot_is_not_shaded(monkeypatch: pytest.MonkeyPatch) -> None:
     _off(monkeypatch, table_hot=False)
     assert _read() == {}
+
+
+def test_a_white_out_is_asked_of_the_hot_spot_witness_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a cell clipped white in every channel goes to the hot spot's edge witness
+    # (reader._hot_bare, table_hot_white_out), never to the shades the nearest calibration
+    # example alone may take: white paper clips so too
+    look = grid.GridLook(bare_mode="table", bare_texture=5.0)
+    table = [_plain(WOOD, k) for k in range(18)]
+    cells = [_plain(WOOD, 100), _plain(WOOD, 101), _plain(WHITE, 103)]
+    shaded: dict[int, float] = {}
+    hot: dict[int, float] = {}
+    grid.surely_empty(cells, [0, 1, 2], table, look, shaded=shaded, hot=hot)
+    assert 2 in hot and 2 not in shaded
+    _off(monkeypatch, table_hot_white_out=False)
+    shaded.clear()
+    hot.clear()
+    grid.surely_empty(cells, [0, 1, 2], table, look, shaded=shaded, hot=hot)
+    assert 2 not in hot and 2 not in shaded

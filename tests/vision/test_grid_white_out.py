@@ -1,7 +1,8 @@
-"""A table's bare cell under a lamp's white-out, clipped white in every channel, is offered to
-the hot-spot witness (`[grid]` `table_hot_white_out`; empty._hot_shades, reader._hot_bare): its
+"""A table's bare cell under a lamp's white-out, clipped white in every channel, is asked of the
+hot-spot witness (`[grid]` `table_hot_white_out`; empty._white_outs, reader._hot_bare): its
 colour tells nothing, but a card there would still show its print and outline, and the witness
-asks the whole cell for those. Table patches around the area clipped white in every channel
+asks the whole cell for those. It is never a shade of the table on the nearest calibration
+example's word alone. Table patches around the area clipped white in every channel
 are the lamp, not a hand reaching in, for that witness (`hot_bare_white_foreign`).
 
 Third art g2673 (batch 26): a lamp whites out the bottom left of the area. In g003, cells (3, 0),
@@ -49,6 +50,15 @@ def test_without_the_rule_the_white_out_is_asked(lamp: Lamp,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     look, image, _ = lamp
     set_thresholds(monkeypatch, empty, "grid", table_hot_white_out=False)
+    obs = grid.read_grid(image, look)
+    for r, c in WHITE_OUT:
+        assert obs.confidence[r][c] <= 0 and obs.cells[r][c] is None, (r, c)
+
+
+def test_the_white_out_rests_on_the_edge_witness(lamp: Lamp,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    look, image, _ = lamp
+    set_thresholds(monkeypatch, reader, "grid", hot_bare_witness=False)
     obs = grid.read_grid(image, look)
     for r, c in WHITE_OUT:
         assert obs.confidence[r][c] <= 0 and obs.cells[r][c] is None, (r, c)

@@ -278,6 +278,10 @@ def surely_empty(cells: list[np.ndarray], candidates: list[int], table: list[np.
                 shaded.setdefault(candidates[k], conf)
                 if hot is not None:
                     hot.setdefault(candidates[k], conf)
+            if hot is not None and bool(cfg["table_hot_white_out"]):
+                # (to that witness only, never to the nearest calibration example alone)
+                for k in _white_outs(medians, smooth & inkless & ~(ok & ~stray)):
+                    hot.setdefault(candidates[k], 0.5)
         ok &= ~stray
         if bool(cfg["table_lamp_steps"]):
             # a lamp's bright patch on the table inside the area: its cells lie past the
@@ -595,17 +599,10 @@ def _hot_shades(medians: np.ndarray, refs: np.ndarray, asked: np.ndarray,
     cfg = section("grid")
     clip = float(cfg["table_hot_clip"])
     low, high = (float(t) for t in cfg["table_hot_times"])
-    white_out = bool(cfg["table_hot_white_out"])
     for k in np.flatnonzero(asked):
         c = np.asarray(medians[k], np.float64)
         t = np.asarray(refs[k], np.float64)
         clipped = c >= clip
-        if clipped.all() and white_out:
-            # clipped white in every channel: the colour tells nothing (white paper clips so
-            # too), but a card still shows its print and outline there, and the caller's
-            # second witness looks for those over the whole cell (reader._hot_bare)
-            out[int(k)] = 0.5
-            continue
         if not clipped.any() or clipped.all() or float(t[~clipped] @ t[~clipped]) < 1.0:
             continue
         times = float(c[~clipped] @ t[~clipped] / (t[~clipped] @ t[~clipped]))
@@ -621,6 +618,18 @@ def _hot_shades(medians: np.ndarray, refs: np.ndarray, asked: np.ndarray,
             continue
         out[int(k)] = 0.5
     return out
+
+
+def _white_outs(medians: np.ndarray, asked: np.ndarray) -> list[int]:
+    """Of the ``asked`` cells (their median colours; each as smooth as the table and inkless
+    already), by index, those clipped white in every channel (``table_hot_clip``): a lamp's
+    white-out. Their colour tells nothing (white paper clips so too), so no shade of the table
+    takes them (:func:`_hot_shades`); but a card there still shows its print and outline, and
+    the caller's witness for a hot spot looks for those over the whole cell
+    (``reader._hot_bare``). Third art g2673 g003: three bare cells at 246-255 in every channel,
+    edge-free, asked with the bare cells beside them."""
+    clip = float(section("grid")["table_hot_clip"])
+    return [int(k) for k in np.flatnonzero(asked & (medians >= clip).all(axis=1))]
 
 
 def _hue_ink(px: np.ndarray) -> np.ndarray:
