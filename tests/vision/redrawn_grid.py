@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.config import Config
+from vision import grid
 from vision.calibration import calibrate
 from vision.dataset import load_labelled
 from vision.grid.look import Grid, GridLook
@@ -22,3 +23,11 @@ def redrawn_grid(folder: Path, seed: int, name: str) -> tuple[GridLook, np.ndarr
     shot = redrawn(folder, seed, name, grids=True)
     look = calibrate(load_labelled(folder, Config()), Config()).grid
     return look, as_sent(shot), shot.label["grid"]
+
+
+def assert_every_cell_read(look: GridLook, image: np.ndarray, truth: Grid) -> None:
+    """Every cell of ``image`` read, and read as labelled: no card and no bare cell asked."""
+    obs = grid.read_grid(image, look)
+    for r, row in enumerate(truth):
+        for c, value in enumerate(row):
+            assert obs.cells[r][c] == value and obs.confidence[r][c] > 0, (r, c)

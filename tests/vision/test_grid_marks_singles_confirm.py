@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.vision.redrawn_grid import redrawn_grid
+from tests.vision.redrawn_grid import assert_every_cell_read, redrawn_grid
 from tests.vision.thresholds_patch import set_thresholds
 from vision import grid
 from vision.grid import marks
@@ -39,10 +39,7 @@ def test_every_card_is_read(
     look, image, truth = serif_threes
     assert not marks.marks_inside(look)
     assert truth[THREE[0]][THREE[1]] == 3
-    obs = grid.read_grid(image, look)
-    for r, row in enumerate(truth):
-        for c, value in enumerate(row):
-            assert obs.cells[r][c] == value and obs.confidence[r][c] > 0, (r, c)
+    assert_every_cell_read(look, image, truth)
 
 
 def test_without_the_single_cards_the_three_is_asked(

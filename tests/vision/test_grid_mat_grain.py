@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.redrawn_grid import redrawn_grid
+from tests.vision.redrawn_grid import assert_every_cell_read, redrawn_grid
 from tests.vision.thresholds_patch import set_thresholds
 from vision import grid
 from vision.grid import empty
@@ -45,10 +45,7 @@ def _cells(seamed: Seamed) -> tuple[list[np.ndarray], list[np.ndarray], list[int
 def test_every_cell_is_read(seamed: Seamed) -> None:
     look, image, truth = seamed
     assert look.bare_mode == "mat"
-    obs = grid.read_grid(image, look)
-    for r, row in enumerate(truth):
-        for c, value in enumerate(row):
-            assert obs.cells[r][c] == value and obs.confidence[r][c] > 0, (r, c)
+    assert_every_cell_read(look, image, truth)
 
 
 def test_without_the_rule_the_seamed_cell_is_asked(seamed: Seamed,

@@ -14,12 +14,13 @@ left out as foreign.
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy as np
 import pytest
 
-from tests.vision.redrawn_grid import redrawn_grid
+from tests.vision.redrawn_grid import assert_every_cell_read, redrawn_grid
 from tests.vision.thresholds_patch import set_thresholds
 from vision import grid
 from vision.grid import empty, reader
@@ -40,25 +41,17 @@ def test_every_cell_is_read(lamp: Lamp) -> None:
     assert look.bare_mode == "table"
     for r, c in WHITE_OUT:
         assert truth[r][c] is None
-    obs = grid.read_grid(image, look)
-    for r, row in enumerate(truth):
-        for c, value in enumerate(row):
-            assert obs.cells[r][c] == value and obs.confidence[r][c] > 0, (r, c)
+    assert_every_cell_read(look, image, truth)
 
 
-def test_without_the_rule_the_white_out_is_asked(lamp: Lamp,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("module", "switch"), [
+    (empty, "table_hot_white_out"),  # without the rule
+    (reader, "hot_bare_witness"),  # without the edge witness: it rests on that alone
+])
+def test_without_the_rule_or_its_witness_the_white_out_is_asked(
+        lamp: Lamp, monkeypatch: pytest.MonkeyPatch, module: ModuleType, switch: str) -> None:
     look, image, _ = lamp
-    set_thresholds(monkeypatch, empty, "grid", table_hot_white_out=False)
-    obs = grid.read_grid(image, look)
-    for r, c in WHITE_OUT:
-        assert obs.confidence[r][c] <= 0 and obs.cells[r][c] is None, (r, c)
-
-
-def test_the_white_out_rests_on_the_edge_witness(lamp: Lamp,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    look, image, _ = lamp
-    set_thresholds(monkeypatch, reader, "grid", hot_bare_witness=False)
+    set_thresholds(monkeypatch, module, "grid", **{switch: False})
     obs = grid.read_grid(image, look)
     for r, c in WHITE_OUT:
         assert obs.confidence[r][c] <= 0 and obs.cells[r][c] is None, (r, c)
