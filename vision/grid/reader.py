@@ -195,7 +195,11 @@ def _hot_bare(look: GridLook, feats: np.ndarray, cell: np.ndarray, card_like: bo
     nearer the cards than the empty examples (``card_like``), nor nearer something foreign
     over the table around the area than to any example (a hand reaching in), and the whole
     cell shows no edge a card would bring: its outline and print, wherever they lie
-    (``hot_bare_edges``; the bare cells so refused at 76-133, every card at 151 or more)."""
+    (``hot_bare_edges``; the bare cells so refused at 76-133, every card at 151 or more).
+
+    A white-out's cell (``empty._white_outs``: clipped in every channel) has this witness only,
+    whatever the nearest calibration example said: over 393 sets the cells it took showed
+    edges up to 105, and the 4 cards that reached it 159-185 (all in hard pictures, refused)."""
     cfg = section("grid")
     if not bool(cfg["hot_bare_witness"]) or card_like:
         return False
