@@ -70,7 +70,7 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
         # the patches a lamp clips white in every channel are foreign by colour, but no hand
         # reaching in: a cell of the lamp's hot spot is not held against them (_hot_bare)
         white = _clipped_white(unusual)
-        foreign_hot = foreign[~lit & ~white] if len(foreign) else foreign
+        foreign_hot = foreign[~lit & ~white]
         if lit.any():
             foreign = foreign[~lit]
         sure: dict[int, float] = {}
