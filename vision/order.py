@@ -245,7 +245,8 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
               accept: Callable[[np.ndarray], bool] | None = None,
               confirm: Callable[[np.ndarray], bool] | None = None,
               thin: bool = False, faint: bool = False,
-              print_likeness: Callable[[np.ndarray], float] | None = None) -> np.ndarray:
+              print_likeness: Callable[[np.ndarray], float] | None = None,
+              leaked: bool = False) -> np.ndarray:
     """The card's corners in image pixels (4x2, top-left first, clockwise), upright.
 
     ``aspect`` is the user's cards' shape learnt in calibration; without it any card-like shape
@@ -262,7 +263,9 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
     ``faint_levels`` are tried below the ``edge_levels``, a dark card's edge on a dark table
     being a small step. ``print_likeness`` scores an outline (picture pixels, upright) by how
     like the calibration cards its print is: of the cards found at the edge levels the larger
-    is kept only when not printed much less like them (:func:`_largest_over_levels`)."""
+    is kept only when not printed much less like them (:func:`_largest_over_levels`).
+    ``leaked`` (the reader's search, :func:`locate`): where no card was found at all, its
+    straight sides are looked for around what is printed on it (:func:`_leaked_card`)."""
     cfg = section("order")
     if area is not None:
         cfg = {**cfg, "min_area": min(float(cfg["min_area"]), float(cfg["area_fraction"]) * area)}
@@ -436,10 +439,58 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
                                     liked)
         if best is None and partial is not None and partial.found:
             best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
+    if best is None and leaked and accept is not None and float(cfg["leak_grow"]) > 0:
+        # only the reader's search, whose outlines its judges weigh by their print: calibration
+        # searches with other tests (paper, colours, markers), and an outline found so there
+        # changed what third art g2736 learnt (it then declined every order card)
+        best = _leaked_card(split, levels, gradient, cfg, shape, fits, partial)
     if best is None:
         raise NoCardFound("no robot card is held to the camera")
     # small pixel i covers picture pixels i/k .. (i+1)/k: its centre is at (i + 0.5)/k - 0.5
     return _upright((best + 0.5) / k - 0.5)
+
+
+def _leaked_card(split: dict[float, _Split], levels: Sequence[float], gradient: _Gradient,
+                 cfg: dict[str, Any], shape: tuple[float, float],
+                 accept: Callable[[np.ndarray], bool], partial: _Partial | None
+                 ) -> np.ndarray | None:
+    """A card whose paper is joined to the table through a gap in its edge: every region
+    inside its outline then meets the picture's border, and only what is printed on it is left
+    a blob (third art g2707: a thumb of the paper's tone in the shade over a corner, o015, and a
+    lamp's glare washing out a side and half the bottom, o008). Around each blob of at least
+    ``leak_blob`` of the picture (the largest first, at each edge level from the highest), a
+    window ``leak_grow`` of the blob's size wider each way is searched for the card's straight
+    sides as a blob that is not card-shaped is (:func:`_card_from_lines`: four sides, or three
+    and the calibrated shape, ``partial``), every outline judged by its print (``accept``).
+    In small pixels; None where no window holds a card."""
+    sh, sw = gradient.g8.shape
+    grow = float(cfg["leak_grow"])
+    least = float(cfg["leak_blob"]) * sw * sh
+    for level in levels:
+        if level not in split:
+            split[level] = _split(gradient.g8, level)
+        one = split[level]
+        if one.blobs is None:
+            one.blobs = _blobs(one.fg, cfg)
+        blobs = one.blobs
+        area = blobs.stats[:, cv2.CC_STAT_AREA]
+        for i in np.argsort(-area, kind="stable"):
+            if i == 0 or area[i] < least or blobs.table[i]:
+                continue
+            x, y, bw, bh = (int(v) for v in blobs.stats[i, :4])
+            gx, gy = int(grow * bw), int(grow * bh)
+            x0, y0 = max(x - gx, 0), max(y - gy, 0)
+            x1, y1 = min(x + bw + gx, sw), min(y + bh + gy, sh)
+            mask = np.ones((y1 - y0, x1 - x0), np.uint8)
+            at = np.array([x0, y0], np.float32)
+            quad = _card_from_lines(mask, gradient.crop(x0, y0, x1 - x0, y1 - y0), level, cfg,
+                                    shape, (x0, y0, sw, sh), _shifted(accept, at),
+                                    None if partial is None else partial.shifted(at))
+            if quad is not None:
+                return quad + at
+        if partial is not None and partial.found:
+            return max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
+    return None
 
 
 @dataclass
@@ -1669,7 +1720,7 @@ def locate(image: np.ndarray, look: OrderLook) -> np.ndarray:
         return likeness(sketch(plain_card(image, quad)), template)
 
     quad = find_card(image, look.aspect, look.area, accept, confirm, look.dark_paper,
-                     look.dark_paper, print_likeness)
+                     look.dark_paper, print_likeness, leaked=True)
     # a larger move is taken only when the print then matches as closely as an outline lined
     # up is asked to (see outline_judges)
     far = None if look.min_likeness is None else look.min_likeness * float(
