@@ -121,6 +121,12 @@ def read_part(image: np.ndarray, quad: np.ndarray, look: TilesLook,
     # the colour the rings lean to (two looks agreeing, so a hand or a shadow cannot tip it).
     # The lane must show on the rings too and run along most of the tile's edge: a tile put
     # aside on a table leaves a few stray pixels a lane's colour, on the rings and on rays
+    if wb is None:
+        wb = markers.white_black(image, quad)
+    # in the dark the noise, multiplied by the dim white, leaves specks of a lane's colour on
+    # a table two steps long on nearly every ray: the rays are not asked
+    if float(np.mean(wb[0])) < float(cfg["ray_min_white"]):
+        return None, max(0.0, share - runner_up)
     ray_best, ray_share, ray_runner_up, ray_coverage = ray_vote(image, quad, look, wb)
     if (best >= 0 and share >= cfg["min_share"] and coverage >= cfg["ray_min_ring_coverage"]
             and ray_best == best and _passes(ray_best, ray_share, ray_runner_up, ray_coverage)

@@ -38,15 +38,16 @@ def calibration(seed: int, config: Config) -> tuple[Look, list[Example]]:
     return look, examples
 
 
-def test_picture(look: Look, seed: int, name: str) -> tuple[np.ndarray, dict[str, Any]]:
-    """The seed's clean test picture ``name`` (``t017.jpg``) and its label, as stored: the test
-    pictures before it drawn too, in the generator's order (each takes from the same random
-    stream)."""
+def test_picture(look: Look, seed: int, name: str,
+                 hard: bool = False) -> tuple[np.ndarray, dict[str, Any]]:
+    """The seed's clean (or ``hard``) test picture ``name`` (``t017.jpg``) and its label, as
+    stored: the test pictures before it drawn too, in the generator's order (each takes from the
+    same random stream)."""
     from tests.vision.otherart.generate import KINDS, test_set
 
     kind = {"t": "tiles", "o": "order", "g": "grid"}[name[0]]
     number = int(name[1:4])
-    items = test_set(look, np.random.default_rng([seed, 3, 0]), number, False)
+    items = test_set(look, np.random.default_rng([seed, 3, int(hard)]), number, hard)
     drawn, image, label = items[(number - 1) * len(KINDS) + KINDS.index(kind)]
     assert drawn == name
     return stored(image, look.ext), label
