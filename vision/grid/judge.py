@@ -246,6 +246,8 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # others at 0.001-0.07, the third 0.010-0.045 behind; t8, seven-segment digits: a 3
         # as 2 and a 0 as 1, the third 0.02 behind; no family cell the pairwise step reads
         # right has a third nearer than 0.056 but one, own 13003 g005 (1, 3), 0.024)
+        if paired and not (alone or agreed):
+            settled_pairs[i] = (best, second)
         if paired and not (alone or agreed) and _third_alike(scores, order):
             paired = False
         # ... and where every value's templates fit within ``pair_all_alike`` of the best, the
@@ -341,6 +343,9 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
     # (and whether its tests passed there: see below)
     cut_off: list[tuple[int, int, float, int, np.ndarray, bool]] = []
     wider: list[np.ndarray] | None = None  # the windows reaching farther, once asked for
+    # per cell: the best two values whose close call the pairwise step settled for the best,
+    # before a third value's nearness (or the look's missed cards) declined it
+    settled_pairs: dict[int, tuple[int, int]] = {}
     for k, ((i, knn_value, occupancy), scores) in enumerate(
             zip(to_match, all_scores if to_match else [], strict=True)):
         best, gap, passes, cut = judged(scores, float(pair_gaps[k]), edges[k], knn_value, i,
@@ -383,7 +388,8 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         elif windows is not None:
             # declined by every rule above: the values' marks may still tell (corner numerals
             # only, seven-segment digits: cards whose middles fit every value's template alike)
-            marked = _marked(look, windows[i], scores, coloured[i])
+            pair = settled_pairs.get(i)
+            marked = _marked(look, windows[i], scores, coloured[i], pair)
             view = windows[i]
             if marked is None and farther is not None and _marks_on_edge(look, windows[i]):
                 # ... looked for farther out where the card lies past the window's edge (the
@@ -392,7 +398,7 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
                 if wider is None:
                     wider = farther(scale)
                 view = wider[i]
-                marked = _marked(look, view, scores, coloured[i])
+                marked = _marked(look, view, scores, coloured[i], pair)
             if marked is not None:
                 readable.append((i, marked.value, round(min(1.0, occupancy, marked.lead * 2), 3),
                                  view))
@@ -792,8 +798,8 @@ def _all_alike(scores: np.ndarray) -> bool:
     return bool(float(np.max(scores)) - float(np.min(scores)) < spread)
 
 
-def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: int | None
-            ) -> MarksReading | None:
+def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: int | None,
+            pair: tuple[int, int] | None = None) -> MarksReading | None:
     """The value the card's marks tell (:func:`marks_read`; upright only where they lie mostly
     inside the templates' middle, ``marks_outside_share``), where the other witnesses do not
     speak against it: the value's templates fit the card at least ``min_correlation`` (it is
@@ -816,7 +822,19 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     # as 2); 4,966 of the 5,029 right ones led by 0.18 or more. (Before the cards were laid so,
     # three wrong ones led by 0.16-0.18, e2402 g002 and g014, g2530 g017, and the lead asked
     # was 0.25)
-    if inside and marked.lead < float(cfg["marks_inside_min_lead"]):
+    # ... or by ``marks_inside_paired_lead`` where the pairwise step had settled the same two
+    # values the same way (``pair``: the templates' best two, the best read over the second by
+    # the two prints laid on the card) and only a third value's nearness declined it
+    # (_third_alike, _missed_third, _missed_disputed): the marks weigh all six values, and name
+    # the templates' best over the templates' runner-up too. Third art g2687 (seven-segment):
+    # five 4s read over 1 by the templates (0.002-0.03), by the prints (0.40-0.48, or the pair
+    # gap 0.42-0.64) and by the marks (0.21-0.33), declined for a 5 or 3 within 0.04. The faded
+    # 4s read as 1 by their marks on hard g2648h (0.276, 0.308) had prints saying 1 by 0.012
+    # and -0.011: never settled.
+    needed = float(cfg["marks_inside_min_lead"])
+    if pair is not None and (marked.value, marked.runner_up) == pair:
+        needed = min(needed, float(cfg["marks_inside_paired_lead"]))
+    if inside and marked.lead < needed:
         return None
     # a value whose templates were not compared at full size (-1: more than refine_margin
     # behind the best at half size) is not held to its templates' score: on a corner look
