@@ -83,7 +83,7 @@ def test_a_side_found_on_a_palms_edge_is_lined_up_onto_the_card(
     # lined up by align_max at most, the outline stays off the card (the print then lines up
     # best turned, a compromise; at 9 pixels it stays as found)
     assert _off_by(order.align(image, found, look.sketch, both_ways=True), truth) > 0.05 * height
-    monkeypatch.setattr(order, "find_card", lambda *_args: found)
+    monkeypatch.setattr(order, "find_card", lambda *_args, **_kwargs: found)
     located = order.locate(image, look)
     assert _off_by(located, truth) <= 0.05 * height, (located, truth)
     assert order.read_order(image, look).reading.robot == "red-blue-yellow"
