@@ -372,7 +372,7 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
         best = _largest_over_levels(levels, whole, best, liked)
         if best is None and not clipped and partial is not None and partial.found:
             # no card seen whole, but one seen on three sides (a hand over the fourth)
-            best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
+            best = partial.largest()
         if best is not None:
             break
     if checked or (best is None and float(cfg["texture_region"]) > 0 and
@@ -399,7 +399,7 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
             if best is not None and best is not before:
                 break
         if best is None and partial is not None and partial.found:
-            best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
+            best = partial.largest()
     if best is None and thin:
         # a card on dark paper held by a dark thumb: the thumb over the card's edge shows no
         # edge against the paper, so the paper inside the card's rim is joined through the
@@ -421,7 +421,7 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
         best = _largest_over_levels(levels[:int(cfg["thin_levels"])], unopened, best,
                                     liked)
         if best is None and partial is not None and partial.found:
-            best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
+            best = partial.largest()
     if best is None and faint:
         # a dark card on a dark table steps from it by less than the lowest edge level shows:
         # the robot printed on it was the largest outline, or nothing was (third art b2102,
@@ -438,7 +438,7 @@ def find_card(image: np.ndarray, aspect: float | None = None, area: float | None
         best = _largest_over_levels([255 * float(x) for x in cfg["faint_levels"]], low, best,
                                     liked)
         if best is None and partial is not None and partial.found:
-            best = max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
+            best = partial.largest()
     if best is None and leaked and accept is not None and float(cfg["leak_grow"]) > 0:
         # only the reader's search, whose outlines its judges weigh by their print: calibration
         # searches with other tests (paper, colours, markers), and an outline found so there
@@ -489,7 +489,7 @@ def _leaked_card(split: dict[float, _Split], levels: Sequence[float], gradient: 
             if quad is not None:
                 return quad + at
         if partial is not None and partial.found:
-            return max(partial.found, key=lambda quad: float(cv2.contourArea(quad)))
+            return partial.largest()
     return None
 
 
@@ -1047,6 +1047,10 @@ class _Partial:
     #: how many more outlines the picture's search may judge (a busy table with no card in
     #: view has many three-sided rectangles: its lanes, tiles, cards of a grid)
     budget: list[int] = field(default_factory=lambda: [1 << 30])
+
+    def largest(self) -> np.ndarray:
+        """The largest card found on three sides (``found`` must not be empty)."""
+        return max(self.found, key=lambda quad: float(cv2.contourArea(quad)))
 
     def shifted(self, at: np.ndarray) -> _Partial:
         """The same search on a crop at ``at`` (its quads are in the crop's pixels)."""
