@@ -456,6 +456,46 @@ def apart_from_table(image: np.ndarray, quad: np.ndarray, look: TilesLook, colou
     return float(np.median(look.model.background_lead(samples[mine], index)))
 
 
+def lane_solid(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str,
+               wb: WhiteBlack | None = None) -> float:
+    """The share of the surface the rings show that the colour's region fills: the region of the
+    pixels near ``colour`` (within its reject distance and of the rings' own colour, joined to
+    the rings, as :func:`lane_area` picks them before classifying) against the colour's region
+    within it (its pixels classed the colour, joined to the rings), both in the whole lane
+    window. 1.0 when the rings show none of the colour.
+
+    A lane is classed its colour solidly: its region fills its surface. A table near a lane's
+    colour seen beside a dim marker is classed the colour and background by turns (the noise,
+    multiplied by the dim white, tips each pixel one way or the other): its specks join only a
+    little of the table to the rings, and :func:`lane_area` measures a region no larger than a
+    lane."""
+    cfg = section("tiles")
+    reach, step = float(cfg["lane_window"]), float(cfg["lane_step"])
+    local, radius = _lane_grid(reach, step)
+    n = radius.shape[0]
+    pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(n, n, 2)
+    h, w = image.shape[:2]
+    inside = ((pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0)
+              & (pts[..., 1] <= h - 1))
+    if wb is None:
+        wb = markers.white_black(image, quad)
+    index = look.model.names.index(colour)
+    cov = np.ascontiguousarray(look.model.covs[index])
+    inv = _inverse(cov.tobytes(), cov.dtype.str)
+    pixels, feats, near = _near(image, pts[..., 0], pts[..., 1], wb, look.model.means[index], inv)
+    ring = (radius >= min(look.radii) - step) & (radius <= max(look.radii) + step)
+    ring_colour = _ring_colour(pixels[(ring & inside).ravel()], look, index)
+    if ring_colour is None:
+        return 1.0
+    near[near] = _same_surface(feats[near], ring_colour, inv)
+    region = _joined(near.reshape(n, n) & inside, ring)
+    if not region.any():
+        return 1.0
+    mask = np.zeros((n, n), bool)
+    mask[region] = look.model.classify(pixels[region.ravel()]) == index
+    return float(_joined(mask, ring).sum()) / float(region.sum())
+
+
 def between(image: np.ndarray, a: tuple[np.ndarray, WhiteBlack],
             b: tuple[np.ndarray, WhiteBlack], look: TilesLook, colour: int) -> float:
     """The longest stretch, in marker sides, of the straight line between two tiles (their
@@ -814,13 +854,19 @@ def read_tiles_region(image: np.ndarray, look: TilesLook) -> tuple[TilesObservat
             # and no further than the first part that fails it; the confidences stand. A
             # table near the lane's colour (teal felt) is classed it only in specks, a region
             # no larger than a lane: its colour hardly stands apart from the table learnt as
-            # background (see apart_from_table)
-            least = float(section("tiles")["lane_apart"])
+            # background (see apart_from_table). Beside a dim marker the noise breaks a table
+            # near the colour into specks, so its region is no larger than a lane: there the
+            # colour must also fill the surface the rings show (see lane_solid)
+            cfg = section("tiles")
+            least = float(cfg["lane_apart"])
             for part, (quad, wb) in enumerate(looked):
                 colour = colours[part]
                 if colour is not None and (
                         not _on_a_lane(image, quad, looks[part], colour, wb)
-                        or apart_from_table(image, quad, looks[part], colour, wb) < least):
+                        or apart_from_table(image, quad, looks[part], colour, wb) < least
+                        or (float(np.mean(wb[0])) < float(cfg["lane_solid_white"])
+                            and lane_solid(image, quad, looks[part], colour, wb)
+                            < float(cfg["lane_solid"]))):
                     colours[part] = None
                     break
         parts = (confidences[0], confidences[1], confidences[2])
