@@ -2225,7 +2225,14 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
         if other_colour(quad)[0] >= most:
             with contextlib.suppress(NoCardFound):  # no such outline: the largest, as before
                 quad = find_card(image, accept=a_card, faint=dark)
-    return quad, paper_shown(warp_card(image, quad), default_masks(), dark) >= least
+    # lanes with no outline past them (the card under a hand, not card-shaped before
+    # calibration) are still a board's: their paper is a lane white-balanced on itself, and
+    # taken as a card's it was learnt from alongside the cards (third art g2748 cal-o04, a
+    # board's four lanes, 0.48 paper and 0.13 of a colour its label lacks: their shape 1.25
+    # was learnt as the cards' 1.4, and 8 of 20 order cards were declined, a board taken for
+    # them). Shown as no paper, they are left out where two cards or more show it
+    shows = paper_shown(warp_card(image, quad), default_masks(), dark) >= least
+    return quad, shows and (dark or not _lanes_coloured(image, quad))
 
 
 def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
