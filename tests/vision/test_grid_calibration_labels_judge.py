@@ -77,12 +77,9 @@ def _up(place: np.ndarray, by: float) -> np.ndarray:
 
 
 def _judge_at(monkeypatch: pytest.MonkeyPatch, move: float) -> None:
-    # (the joint judge too: with the judge alone off, it would weigh every correction past
-    # calibration_labels_joint_move)
     real = learning.section
     monkeypatch.setattr(learning, "section", lambda name: {
-        **real(name), "calibration_labels_judge_move": move,
-        "calibration_labels_joint_move": move} if name == "grid" else real(name))
+        **real(name), "calibration_labels_judge_move": move} if name == "grid" else real(name))
 
 
 def test_a_correction_the_labels_do_not_bear_out_is_dropped(
@@ -93,7 +90,7 @@ def test_a_correction_the_labels_do_not_bear_out_is_dropped(
     astray = _up(markers, 0.4)
     assert registration._move(markers, astray) == pytest.approx(0.4, abs=0.01)
     _register_as(monkeypatch, astray)
-    placed, refuted, _ = learning._placements(found, INSET)
+    placed, refuted = learning._placements(found, INSET)
     assert np.allclose(placed[0][0], markers) and placed[0][1] is False
     assert refuted  # (the one far correction refuted, none borne out)
     # the other pictures as registration left them
@@ -110,7 +107,7 @@ def test_a_correction_the_labels_bear_out_is_kept(
     markers = grid_area._area_homography(found[0][1], INSET, 0)
     assert registration._move(markers, truth) > 0.35
     _register_as(monkeypatch, truth)
-    placed, refuted, _ = learning._placements(found, INSET)
+    placed, refuted = learning._placements(found, INSET)
     assert np.allclose(placed[0][0], truth) and placed[0][1] is True
     assert not refuted
 
@@ -119,9 +116,7 @@ def test_a_nearer_correction_or_the_judge_switched_off_is_not_asked(
         monkeypatch: pytest.MonkeyPatch, own_grids: list[tuple[np.ndarray, grid.Grid]]) -> None:
     found = _found(own_grids)
     markers = grid_area._area_homography(found[0][1], INSET, 0)
-    # (0.15: nearer than calibration_labels_joint_move too, where the moved pictures are judged
-    # together: test_grid_calibration_labels_joint)
-    near, far = _up(markers, 0.15), _up(markers, 0.4)
+    near, far = _up(markers, 0.2), _up(markers, 0.4)
     _register_as(monkeypatch, near)
     assert np.allclose(learning._placements(found, INSET)[0][0][0], near)
     _judge_at(monkeypatch, -1.0)
@@ -166,21 +161,6 @@ def test_a_reading_takes_no_far_correction_on_a_look_whose_labels_refuted_them(
     assert calibration.grid.far_moves_refuted is False
     markers, read_at = _first_area_read(monkeypatch, calibration.grid, image, 0.4)
     assert registration._move(markers, read_at) == pytest.approx(0.4, abs=0.01)
-
-
-def test_a_reading_takes_no_near_correction_on_a_look_whose_labels_refuted_them_together(
-        monkeypatch: pytest.MonkeyPatch, calibration: Calibration,
-        own_grids: list[tuple[np.ndarray, grid.Grid]]) -> None:
-    image = own_grids[0][0]
-    refuted = dataclasses.replace(calibration.grid, near_moves_refuted=True)
-    markers, read_at = _first_area_read(monkeypatch, refuted, image, 0.25)
-    assert np.allclose(read_at, markers)
-    # nearer corrections than calibration_labels_joint_move are taken as before
-    markers, read_at = _first_area_read(monkeypatch, refuted, image, 0.15)
-    assert registration._move(markers, read_at) == pytest.approx(0.15, abs=0.01)
-    assert calibration.grid.near_moves_refuted is False
-    markers, read_at = _first_area_read(monkeypatch, calibration.grid, image, 0.25)
-    assert registration._move(markers, read_at) == pytest.approx(0.25, abs=0.01)
 
 
 def test_the_refuted_far_corrections_are_kept_with_the_calibration() -> None:

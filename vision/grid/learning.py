@@ -137,12 +137,11 @@ def _registered_inset(found: Sequence[tuple[Picture, np.ndarray]],
 
 
 def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
-                inset: tuple[float, float]) -> tuple[list[tuple[np.ndarray, bool]], bool, bool]:
+                inset: tuple[float, float]) -> tuple[list[tuple[np.ndarray, bool]], bool]:
     """Each calibration picture's area as its cards lie (:func:`register`; the inset stays the
     fallback's, for readings whose cards are too few to register the area) and whether its
-    cards confirmed it; whether the labels refuted a far correction and bore out none
-    (``GridLook.far_moves_refuted``); and whether they refuted the nearer ones together
-    (``GridLook.near_moves_refuted``).
+    cards confirmed it; and whether the labels refuted a far correction and bore out none
+    (``GridLook.far_moves_refuted``).
 
     A correction moving a cell more than ``calibration_labels_judge_move`` of a cell is kept only
     where the labels agree: the picture's cells, labelled, are told apart by the other pictures'
@@ -150,24 +149,12 @@ def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
     on a pale mat the outline boxes sit on the numerals, and one of blind third art g2505's four
     grid pictures was moved 0.45 of a cell, the cards confirming it; its cards, registered, came
     first and cut every value's templates across two cards, and test pictures moved alike were
-    read to fit them (six cards read as 0 in one grid).
-
-    Corrections moving a cell more than ``calibration_labels_joint_move`` (and not judged
-    alone) are judged together, where no far correction was borne out: they are all dropped
-    when the labelled cells of every picture are told apart at least as well with each such
-    picture at its markers' area as where its cards put it. Judged alone, a picture matches
-    the other pictures, moved too, about as well either way: on blind third art g2741 (pastel
-    cards of the beige table's colour, the boxes locked on the big numerals) all four grid
-    pictures were moved 0.20-0.25 of a cell, each its own way, and 18 of 20 grids were then
-    declined (every card about as far from calibration's cards as from a bare cell); judged
-    alone at 0.2, two of the four were refuted and two kept, which cost a right grid on g2736."""
+    read to fit them (six cards read as 0 in one grid)."""
     cfg = section("grid")
     judge = float(cfg["calibration_labels_judge_move"])
-    joint = float(cfg["calibration_labels_joint_move"])
     placed: list[tuple[np.ndarray, bool]] = []
     feats: list[np.ndarray] = []  # each picture's cells at its area, unaugmented
     at_markers: dict[int, np.ndarray] = {}  # ... and at the markers' area, where moved far
-    near: dict[int, np.ndarray] = {}  # ... where moved less far, but past ``joint``
     for k, (picture, corners, white, g) in enumerate(found):
         image = _picture(picture)
         markers = _area_homography(corners, inset, 0)
@@ -175,16 +162,12 @@ def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
         placed.append((p, held))
         feats.append(_examples([rectify(image, corners, inset, white=white, place=p)], [g],
                                augment=False)[0])
-        move = _move(markers, p)
-        if judge >= 0 and move > judge:
+        if judge >= 0 and _move(markers, p) > judge:
             at_markers[k] = _examples([rectify(image, corners, inset, white=white)], [g],
                                       augment=False)[0]
-        elif 0 <= joint < move:  # (judged together, below)
-            near[k] = _examples([rectify(image, corners, inset, white=white)], [g],
-                                augment=False)[0]
         del image
-    if (not at_markers and not near) or len(found) < 2:
-        return placed, False, False
+    if not at_markers or len(found) < 2:
+        return placed, False
     labels = [np.array([EMPTY if v is None else int(v) for row in g for v in row])
               for *_, g in found]
 
@@ -204,38 +187,7 @@ def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
                if told_apart(k, plain) >= told_apart(k, feats[k])]
     for k in refuted:
         placed[k] = (_area_homography(found[k][1], inset, 0), False)
-        feats[k] = at_markers[k]
-    far_refuted = bool(at_markers) and len(refuted) == len(at_markers)
-    near_refuted = False
-    if near and (far_refuted or not at_markers):
-        # (only where no far correction was borne out: cards that lie far off their markers'
-        # area somewhere lie off it nearer elsewhere too)
-        classes, owner = np.concatenate(labels), np.repeat(np.arange(len(found)), 25)
-        plain = [near.get(k, f) for k, f in enumerate(feats)]
-        if _told_apart(np.concatenate(plain), classes, owner) >= _told_apart(
-                np.concatenate(feats), classes, owner):
-            near_refuted = True
-            for k in near:
-                placed[k] = (_area_homography(found[k][1], inset, 0), False)
-    return placed, far_refuted, near_refuted
-
-
-def _told_apart(feats: np.ndarray, classes: np.ndarray, owner: np.ndarray) -> float:
-    """How well labelled cells (``feats``, their ``classes``) are told apart by the other
-    pictures' cells (``owner``: each cell's picture): on average, how much nearer each cell lies
-    to their nearest cell of its own class than to their nearest of any other (with one picture,
-    every other cell of it)."""
-    d = _distances(feats, feats)
-    if len(set(owner.tolist())) > 1:
-        d[owner[:, None] == owner[None, :]] = np.inf
-    else:
-        np.fill_diagonal(d, np.inf)
-    same = np.where(classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
-    other = np.where(classes[:, None] != classes[None, :], d, np.inf).min(axis=1)
-    ok = np.isfinite(same) & np.isfinite(other)
-    if not ok.any():
-        return 0.0
-    return float(np.mean(other[ok] - same[ok]))
+    return placed, len(refuted) == len(at_markers)
 
 
 def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
@@ -272,9 +224,23 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
             del image
         return [np.concatenate(at) for at in by_inset]
 
+    def score(feats: np.ndarray) -> float:
+        # how well cells of one image are told apart by the other images' cells
+        d = _distances(feats, feats)
+        if len(found) > 1:
+            d[owner[:, None] == owner[None, :]] = np.inf
+        else:
+            np.fill_diagonal(d, np.inf)
+        same = np.where(classes[:, None] == classes[None, :], d, np.inf).min(axis=1)
+        other = np.where(classes[:, None] != classes[None, :], d, np.inf).min(axis=1)
+        ok = np.isfinite(same) & np.isfinite(other)
+        if not ok.any():
+            return 0.0
+        return float(np.mean(other[ok] - same[ok]))
+
     def best(insets: list[tuple[float, float]]) -> float:
         # a few insets at a time: all thirteen insets' features of every picture are 5 MB
-        scores = [_told_apart(f, classes, owner) for at in range(0, len(insets), 5)
+        scores = [score(f) for at in range(0, len(insets), 5)
                   for f in features(insets[at:at + 5])]
         # the first of the best, as max() over the steps picks it
         return float(steps[max(range(len(steps)), key=scores.__getitem__)])
@@ -285,7 +251,7 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     ay = best([(ax, a) for a in steps])
     ax, ay = _registered_inset([(picture, corners) for picture, corners, *_ in found], (ax, ay))
     grids = [g for *_, g in found]
-    placed, far_refuted, near_refuted = _placements(found, (ax, ay))
+    placed, far_refuted = _placements(found, (ax, ay))
     areas, greys, mins, cells_by_image, empties, tables = [], [], [], [], [], []
     confirmed: list[bool] = []
     for (picture, corners, white, g), (p, held) in zip(found, placed, strict=True):
@@ -337,7 +303,6 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
                     value_spread, pair_floor, print_offsets, mode)
     look.template_miss = template_miss
     look.far_moves_refuted = far_refuted
-    look.near_moves_refuted = near_refuted
     marks = learn_marks(by_greys, by_grids)
     if marks is not None:
         look.mark_means, look.mark_values = marks.means, marks.values

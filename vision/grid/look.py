@@ -73,10 +73,6 @@ class GridLook:
     #: (``learning._placements``): on such a look the cards' outlines mislead far corrections,
     #: and a reading's correction moving that far is not taken (see ``reader``)
     far_moves_refuted: bool = False
-    #: whether calibration's labelled cells, judged together, refuted the corrections moving a
-    #: cell farther than ``calibration_labels_joint_move`` (and bore out no farther one): a
-    #: reading's correction moving that far is not taken either (see ``reader``)
-    near_moves_refuted: bool = False
     #: every calibration card the marks' means were made of, lined up on its value's mean
     #: (m, h, w), and the value of each (none: the marks' reading is not checked against them,
     #: see :func:`vision.grid.marks._singles_doubt`)
@@ -116,8 +112,7 @@ class GridLook:
                 "mark_singles": base64.b64encode(self.mark_singles.tobytes()).decode("ascii"),
                 "mark_single_values": self.mark_single_values.tolist(),
                 "template_miss": self.template_miss,
-                "far_moves_refuted": self.far_moves_refuted,
-                "near_moves_refuted": self.near_moves_refuted}
+                "far_moves_refuted": self.far_moves_refuted}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -155,8 +150,6 @@ class GridLook:
                    float(data.get("template_miss", 0.0)),
                    # stored before calibration judged far corrections: none refuted
                    bool(data.get("far_moves_refuted", False)),
-                   # stored before calibration judged nearer corrections together: none
-                   bool(data.get("near_moves_refuted", False)),
                    # stored before the single cards were kept: none
                    *_singles_from_json(data))
 

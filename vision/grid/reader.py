@@ -37,15 +37,11 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
     else:
         markers = _area_homography(corners, look.inset, 0)
         place, _, astray = register_checked(image, markers)
-        refuted_past = (float(section("grid")["calibration_labels_joint_move"])
-                        if look.near_moves_refuted
-                        else float(section("grid")["calibration_labels_judge_move"])
-                        if look.far_moves_refuted else np.inf)
-        if not astray and _move(markers, place) > refuted_past:
+        if look.far_moves_refuted and not astray and _move(markers, place) > float(
+                section("grid")["calibration_labels_judge_move"]):
             # calibration's labels refuted every correction this far its cards' outlines made
-            # (pale cards on a pale mat, seven-segment digits in dark boxes, pastel cards with
-            # big numerals: the boxes sit on the prints); the templates were learnt at the
-            # markers' area, where its cards lay
+            # (pale cards on a pale mat, seven-segment digits in dark boxes: the boxes sit on
+            # the prints); the templates were learnt at the markers' area, where its cards lay
             place = markers
         raw, big, area, cells = _warp(image, corners, look.inset, white, place)
         if not astray and _move(markers, place) > float(section("grid")["prints_judge_move"]):
