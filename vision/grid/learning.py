@@ -20,7 +20,7 @@ from vision.grid.look import EMPTY, Grid, GridLook
 from vision.grid.marks import learn_mark_floor, learn_marks
 from vision.grid.pairs import learn_left_out, learn_print_offsets
 from vision.grid.reader import _cells_and_table
-from vision.grid.registration import _move, register
+from vision.grid.registration import _move, cards_centred, register
 from vision.grid.templates import learn_templates
 from vision.thresholds import section
 
@@ -136,12 +136,33 @@ def _registered_inset(found: Sequence[tuple[Picture, np.ndarray]],
     return ax, ay
 
 
+def _cards_split(image: np.ndarray, markers: np.ndarray, place: np.ndarray, grid: Grid) -> bool:
+    """Whether the correction ``place`` of a calibration picture's markers' area ``markers``
+    brings fewer than ``calibration_cards_centred`` of its labelled cards' boxes to their cells'
+    middles (:func:`cards_centred`): the labels say which boxes are cards, and the cards lie
+    on one lattice. The boxes that agreed on the correction were a minority of the cards, the
+    others on lattices of their own about the cards' middles (third art g2748, seven-segment
+    digits in dark panels: four grid pictures moved 0.21-0.22 of a cell, the same way, onto
+    22-41 % of their cards; templates and marks learnt there, and 18 of 20 clean test grids were
+    declined, every one read exactly with the pictures at the markers' area). The labels
+    judge (``calibration_labels_judge_move``) cannot see it where every picture moved alike."""
+    floor = float(section("grid")["calibration_cards_centred"])
+    # (the markers' area itself, passed back as another matrix, moves no cell: nothing to judge)
+    if floor <= 0 or _move(markers, place) < 1e-3:
+        return False
+    cards = np.array([v is not None for row in grid for v in row])
+    share = cards_centred(image, markers, place, cards)
+    return share is not None and share < floor
+
+
 def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
-                inset: tuple[float, float]) -> tuple[list[tuple[np.ndarray, bool]], bool]:
+                inset: tuple[float, float]) -> tuple[list[tuple[np.ndarray, bool]], bool, bool]:
     """Each calibration picture's area as its cards lie (:func:`register`; the inset stays the
     fallback's, for readings whose cards are too few to register the area) and whether its
-    cards confirmed it; and whether the labels refuted a far correction and bore out none
-    (``GridLook.far_moves_refuted``).
+    cards confirmed it; whether the labels refuted a far correction and bore out none
+    (``GridLook.far_moves_refuted``); and whether the labelled cards' boxes split a correction
+    (:func:`_cards_split`, which leaves the picture at the markers' area) and bore out none
+    moving a cell more than ``split_judge_move`` (``GridLook.far_moves_split``).
 
     A correction moving a cell more than ``calibration_labels_judge_move`` of a cell is kept only
     where the labels agree: the picture's cells, labelled, are told apart by the other pictures'
@@ -155,10 +176,16 @@ def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
     placed: list[tuple[np.ndarray, bool]] = []
     feats: list[np.ndarray] = []  # each picture's cells at its area, unaugmented
     at_markers: dict[int, np.ndarray] = {}  # ... and at the markers' area, where moved far
+    far = float(cfg["split_judge_move"])
+    split_any, kept_far = False, False  # any correction split; any past ``far`` kept
     for k, (picture, corners, white, g) in enumerate(found):
         image = _picture(picture)
         markers = _area_homography(corners, inset, 0)
         p, held = register(image, markers)
+        if _cards_split(image, markers, p, g):
+            split_any = True
+            p, held = markers, False
+        kept_far = kept_far or _move(markers, p) > far
         placed.append((p, held))
         feats.append(_examples([rectify(image, corners, inset, white=white, place=p)], [g],
                                augment=False)[0])
@@ -166,8 +193,9 @@ def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
             at_markers[k] = _examples([rectify(image, corners, inset, white=white)], [g],
                                       augment=False)[0]
         del image
+    split = split_any and not kept_far
     if not at_markers or len(found) < 2:
-        return placed, False
+        return placed, False, split
     labels = [np.array([EMPTY if v is None else int(v) for row in g for v in row])
               for *_, g in found]
 
@@ -187,7 +215,7 @@ def _placements(found: Sequence[tuple[Picture, np.ndarray, np.ndarray, Grid]],
                if told_apart(k, plain) >= told_apart(k, feats[k])]
     for k in refuted:
         placed[k] = (_area_homography(found[k][1], inset, 0), False)
-    return placed, len(refuted) == len(at_markers)
+    return placed, len(refuted) == len(at_markers), split
 
 
 def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
@@ -251,7 +279,7 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
     ay = best([(ax, a) for a in steps])
     ax, ay = _registered_inset([(picture, corners) for picture, corners, *_ in found], (ax, ay))
     grids = [g for *_, g in found]
-    placed, far_refuted = _placements(found, (ax, ay))
+    placed, far_refuted, far_split = _placements(found, (ax, ay))
     areas, greys, mins, cells_by_image, empties, tables = [], [], [], [], [], []
     confirmed: list[bool] = []
     for (picture, corners, white, g), (p, held) in zip(found, placed, strict=True):
@@ -303,6 +331,7 @@ def learn(examples: Sequence[tuple[Picture, Grid]]) -> GridLook:
                     value_spread, pair_floor, print_offsets, mode)
     look.template_miss = template_miss
     look.far_moves_refuted = far_refuted
+    look.far_moves_split = far_split
     marks = learn_marks(by_greys, by_grids)
     if marks is not None:
         look.mark_means, look.mark_values = marks.means, marks.values

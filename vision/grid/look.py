@@ -78,6 +78,11 @@ class GridLook:
     #: see :func:`vision.grid.marks._singles_doubt`)
     mark_singles: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1), np.uint8))
     mark_single_values: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: whether calibration's labelled cards' boxes split a registration correction and bore out
+    #: none moving a cell farther than ``split_judge_move`` (``learning._cards_split``): on such
+    #: a look the cards' outlines lie on lattices about the cards rather than on them, and a
+    #: reading's correction moving that far is not taken (see ``reader``)
+    far_moves_split: bool = False
 
     @property
     def learnt(self) -> bool:
@@ -112,7 +117,8 @@ class GridLook:
                 "mark_singles": base64.b64encode(self.mark_singles.tobytes()).decode("ascii"),
                 "mark_single_values": self.mark_single_values.tolist(),
                 "template_miss": self.template_miss,
-                "far_moves_refuted": self.far_moves_refuted}
+                "far_moves_refuted": self.far_moves_refuted,
+                "far_moves_split": self.far_moves_split}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GridLook:
@@ -151,7 +157,9 @@ class GridLook:
                    # stored before calibration judged far corrections: none refuted
                    bool(data.get("far_moves_refuted", False)),
                    # stored before the single cards were kept: none
-                   *_singles_from_json(data))
+                   *_singles_from_json(data),
+                   # stored before calibration judged corrections by its cards' boxes: none split
+                   bool(data.get("far_moves_split", False)))
 
 
 def _singles_from_json(data: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:

@@ -43,6 +43,13 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
             # (pale cards on a pale mat, seven-segment digits in dark boxes: the boxes sit on
             # the prints); the templates were learnt at the markers' area, where its cards lay
             place = markers
+        if look.far_moves_split and not astray and _move(markers, place) > float(
+                section("grid")["split_judge_move"]):
+            # ... or its labelled cards' boxes split a correction and bore out none this far
+            # (boxes a sixth of a cell to either side of seven-segment cards: see
+            # learning._cards_split); the templates and marks were learnt at the markers' area
+            # (third art g2752 g015: moved 0.25 of a cell, 7 cells asked there)
+            place = markers
         raw, big, area, cells = _warp(image, corners, look.inset, white, place)
         if not astray and _move(markers, place) > float(section("grid")["prints_judge_move"]):
             # a far correction is weighed by the values' prints too (see _prints_prefer)
