@@ -1,7 +1,7 @@
 """Calibration keeps a registration correction only where it brings at least `[grid]`
 `calibration_cards_centred` of the picture's labelled cards' boxes to their cells' middles
 (learning._cards_split), and a look whose cards split a correction and bore out none past
-`prints_judge_move` takes no reading's correction that far (``GridLook.far_moves_split``).
+`split_judge_move` takes no reading's correction that far (``GridLook.far_moves_split``).
 
 Third art g2748: seven-segment orange digits in dark panels on pastel cards, on a grey gradient
 table. The cards' faint outlines are outdone by the panels: the outline boxes lie a sixth of a
