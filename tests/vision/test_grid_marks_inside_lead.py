@@ -19,7 +19,7 @@ from companion.config import Config
 from tests.vision.thresholds_patch import set_thresholds
 from vision.calibration import calibrate
 from vision.dataset import load_labelled
-from vision.grid import GridLook, judge
+from vision.grid import GridLook, judge, learning
 from vision.grid.reader import read_grid_region
 
 CELL = (0, 4)
@@ -38,7 +38,11 @@ def faded_four(tmp_path_factory: pytest.TempPathFactory
     style = make_style(2648)
     calibration(folder, style, np.random.default_rng([2648, 1]))
     examples = [e for e in load_labelled(folder, Config()) if e.kind == "grid"]
-    look = calibrate(examples, Config()).grid
+    # (learnt with the corrections its cards' boxes split kept, as when the case was found:
+    # learning._cards_split now drops them, and the 4 is then not read as 1 at either lead)
+    with pytest.MonkeyPatch.context() as mp:
+        set_thresholds(mp, learning, "grid", calibration_cards_centred=0.0)
+        look = calibrate(examples, Config()).grid
     shot = test_shot(style, 2648, True, "g009.jpg")
     flat = grid_truth(shot)
     grid = [flat[r * 5:r * 5 + 5] for r in range(5)]
