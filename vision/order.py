@@ -2232,7 +2232,8 @@ def _calibration_card(image: np.ndarray, robot: str | None = None,
     # was learnt as the cards' 1.4, and 8 of 20 order cards were declined, a board taken for
     # them). Shown as no paper, they are left out where two cards or more show it
     shows = paper_shown(warp_card(image, quad), default_masks(), dark) >= least
-    return quad, shows and (dark or not _lanes_coloured(image, quad))
+    lanes_no_paper = bool(section("order")["calibration_lanes_kept_no_paper"])
+    return quad, shows and (dark or not lanes_no_paper or not _lanes_coloured(image, quad))
 
 
 def _card_outlines(image: np.ndarray, robot: str, model: ColourModel,
