@@ -249,6 +249,21 @@ def _same_surface(feats: np.ndarray, ring_colour: np.ndarray, inv: np.ndarray) -
         float(section("tiles")["lane_same_d2"])
 
 
+def _lane_window(image: np.ndarray, quad: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The lane window round a marker: its sample points in the image (n, n, 2), each point's
+    distance from the marker's middle in marker sides, and which points lie in the picture
+    (``tiles.lane_window`` marker sides of the marker, every ``tiles.lane_step``)."""
+    cfg = section("tiles")
+    local, radius = _lane_grid(float(cfg["lane_window"]), float(cfg["lane_step"]))
+    n = radius.shape[0]
+    pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(n, n, 2)
+    h, w = image.shape[:2]
+    inside = ((pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0)
+              & (pts[..., 1] <= h - 1))
+    return pts, radius, inside
+
+
 def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int,
               limit: float | None = None, wb: WhiteBlack | None = None) -> float:
     """The area, in square marker sides, of the region of ``colour`` around a tile: the pixels
@@ -264,14 +279,9 @@ def lane_area(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: int,
     area is returned (the region's cannot be larger): what :func:`_on_a_lane` needs, without
     classifying them. ``wb``: the marker's :func:`markers.white_black`, when the caller has it.
     """
-    cfg = section("tiles")
-    reach, step = float(cfg["lane_window"]), float(cfg["lane_step"])
-    local, radius = _lane_grid(reach, step)
+    step = float(section("tiles")["lane_step"])
+    pts, radius, inside = _lane_window(image, quad)
     n = radius.shape[0]
-    pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(n, n, 2)
-    h, w = image.shape[:2]
-    inside = ((pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0)
-              & (pts[..., 1] <= h - 1))
     values = cv2.remap(image, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
                        borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
     white, black = markers.white_black(image, quad) if wb is None else wb
@@ -469,14 +479,9 @@ def lane_solid(image: np.ndarray, quad: np.ndarray, look: TilesLook, colour: str
     multiplied by the dim white, tips each pixel one way or the other): its specks join only a
     little of the table to the rings, and :func:`lane_area` measures a region no larger than a
     lane."""
-    cfg = section("tiles")
-    reach, step = float(cfg["lane_window"]), float(cfg["lane_step"])
-    local, radius = _lane_grid(reach, step)
+    step = float(section("tiles")["lane_step"])
+    pts, radius, inside = _lane_window(image, quad)
     n = radius.shape[0]
-    pts = cv2.perspectiveTransform(local, markers.local_to_image(quad)).reshape(n, n, 2)
-    h, w = image.shape[:2]
-    inside = ((pts[..., 0] >= 0) & (pts[..., 0] <= w - 1) & (pts[..., 1] >= 0)
-              & (pts[..., 1] <= h - 1))
     if wb is None:
         wb = markers.white_black(image, quad)
     index = look.model.names.index(colour)
