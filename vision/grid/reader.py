@@ -37,18 +37,13 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
     else:
         markers = _area_homography(corners, look.inset, 0)
         place, _, astray = register_checked(image, markers)
-        if look.far_moves_refuted and not astray and _move(markers, place) > float(
-                section("grid")["calibration_labels_judge_move"]):
+        if not astray and _move(markers, place) > _taken_up_to(look):
             # calibration's labels refuted every correction this far its cards' outlines made
             # (pale cards on a pale mat, seven-segment digits in dark boxes: the boxes sit on
-            # the prints); the templates were learnt at the markers' area, where its cards lay
-            place = markers
-        if look.far_moves_split and not astray and _move(markers, place) > float(
-                section("grid")["split_judge_move"]):
-            # ... or its labelled cards' boxes split a correction and bore out none this far
+            # the prints), or its labelled cards' boxes split one and bore out none this far
             # (boxes a sixth of a cell to either side of seven-segment cards: see
-            # learning._cards_split); the templates and marks were learnt at the markers' area
-            # (third art g2752 g015: moved 0.25 of a cell, 7 cells asked there)
+            # learning._cards_split); the templates were learnt at the markers' area, where
+            # its cards lay (third art g2752 g015: moved 0.25 of a cell, 7 cells asked there)
             place = markers
         raw, big, area, cells = _warp(image, corners, look.inset, white, place)
         if not astray and _move(markers, place) > float(section("grid")["prints_judge_move"]):
@@ -148,6 +143,18 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
     x0, y0 = np.maximum(corners.min(axis=0), 0)
     x1, y1 = corners.max(axis=0)
     return GridObservation(values_t, conf_t), (int(x0), int(y0), int(x1), int(y1))
+
+
+def _taken_up_to(look: GridLook) -> float:
+    """How far (in cells) a reading's registration correction may move the area on ``look``:
+    ``calibration_labels_judge_move`` where calibration's labels refuted every far correction
+    (``far_moves_refuted``), ``split_judge_move`` where its cards' boxes split one
+    (``far_moves_split``), else any distance."""
+    cfg = section("grid")
+    limits = [float(cfg["calibration_labels_judge_move"])] if look.far_moves_refuted else []
+    if look.far_moves_split:
+        limits.append(float(cfg["split_judge_move"]))
+    return min(limits, default=np.inf)
 
 
 def _few_cards_hold(image: np.ndarray, place: np.ndarray, values: list[int | None],

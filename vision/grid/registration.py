@@ -20,6 +20,20 @@ from vision.grid.outlines import (
 from vision.thresholds import section
 
 
+def _middles() -> np.ndarray:
+    """The 25 cells' middles in area pixels, row by row."""
+    w, h = _cell_size()
+    return np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
+
+
+def _voting(strength: np.ndarray) -> np.ndarray:
+    """Which cells' outline boxes (their edge ``strength``) are strong enough to vote on where
+    the area lies: ``register_edge_share`` of the strongest, and ``register_min_edge``."""
+    cfg = section("grid")
+    strong: np.ndarray = strength >= float(cfg["register_edge_share"]) * strength.max()
+    return strong & (strength >= float(cfg["register_min_edge"]))
+
+
 def _line_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """The least-squares line y = a x + b (as ``np.polyfit(x, y, 1)`` gives it, up to rounding:
     its general solver costs more than the whole fit)."""
@@ -285,19 +299,16 @@ def cards_centred(image: np.ndarray, place: np.ndarray, out: np.ndarray, cards: 
     each axis, four lattices about the cards' middles, and the consensus settles on one of them
     with a fifth to two fifths of the cards: the correction moves the area a fifth of a cell off
     cards that lay centred where the markers put them (third art g2748: 0.22-0.41)."""
-    cfg = section("grid")
-    w, h = _cell_size()
+    w, _ = _cell_size()
     centres, strength, _ = card_outlines(image, place)
-    strong = strength >= float(cfg["register_edge_share"]) * strength.max()
-    strong &= strength >= float(cfg["register_min_edge"])
-    strong &= np.asarray(cards, bool)
+    strong = _voting(strength) & np.asarray(cards, bool)
     if strong.sum() < 4:
         return None
-    nominal = np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
+    nominal = _middles()
     there = cv2.perspectiveTransform(centres[strong].reshape(-1, 1, 2),
                                      out @ np.linalg.inv(place)).reshape(-1, 2)
     off = np.linalg.norm(there - nominal[strong], axis=1)
-    return float(np.mean(off <= float(cfg["register_tolerance"]) * w))
+    return float(np.mean(off <= float(section("grid")["register_tolerance"]) * w))
 
 
 def _register_checked(image: np.ndarray, place: np.ndarray, printed: bool
@@ -329,7 +340,7 @@ def _move(a: np.ndarray, b: np.ndarray) -> float:
     """How far (in cells) the cells' middles lie apart under two homographies (image -> area)
     of the same area."""
     w, h = _cell_size()
-    pts = np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
+    pts = _middles()
     there = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), b @ np.linalg.inv(a))
     return float((np.abs(there.reshape(-1, 2) - pts) / (w, h)).max())
 
@@ -350,9 +361,8 @@ def _register_once(image: np.ndarray, place: np.ndarray, printed: bool = False,
     cfg = section("grid")
     w, h = _cell_size()
     centres, strength, size = card_outlines(image, place)
-    nominal = np.array([((i % 5 + 0.5) * w, (i // 5 + 0.5) * h) for i in range(25)], np.float64)
-    strong = strength >= float(cfg["register_edge_share"]) * strength.max()
-    strong &= strength >= float(cfg["register_min_edge"])
+    nominal = _middles()
+    strong = _voting(strength)
     if printed and strong.any():
         # print against the bare table's, and against the boxes' own (a box half on a card,
         # half on the table beside it, shows some)
