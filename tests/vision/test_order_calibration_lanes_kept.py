@@ -20,9 +20,10 @@ import numpy as np
 import pytest
 
 from companion.config import Config
+from tests.vision.redrawn_order import redrawn_order
 from vision import order
 from vision.calibration import calibrate
-from vision.dataset import Example, load_labelled
+from vision.dataset import Example
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +31,7 @@ def held_under_a_thumb(tmp_path_factory: pytest.TempPathFactory
                        ) -> tuple[list[Example], np.ndarray, str]:
     """g2748's tile and order calibration pictures and its second order picture, drawn again as
     ``thirdart.build`` draws them."""
-    from tests.vision.thirdart.build import as_sent, redrawn
-
-    folder = Path(tmp_path_factory.mktemp("g2748"))
-    shot = redrawn(folder, 2748, "o002.jpg")
-    return load_labelled(folder, Config()), as_sent(shot), str(shot.label["robot"])
+    return redrawn_order(Path(tmp_path_factory.mktemp("g2748")), 2748, "o002.jpg")
 
 
 def test_the_lanes_kept_show_no_paper(

@@ -20,10 +20,11 @@ import numpy as np
 import pytest
 
 from companion.config import Config
+from tests.vision.redrawn_order import redrawn_order
 from tests.vision.thresholds_patch import set_thresholds
 from vision import order
 from vision.calibration import calibrate
-from vision.dataset import Example, load_labelled
+from vision.dataset import Example
 from vision.thresholds import section
 
 
@@ -32,11 +33,7 @@ def beside_boards(tmp_path_factory: pytest.TempPathFactory
                   ) -> tuple[list[Example], np.ndarray, str]:
     """g2673's tile and order calibration pictures and its third order picture, drawn again as
     ``thirdart.build`` draws them."""
-    from tests.vision.thirdart.build import as_sent, redrawn
-
-    folder = Path(tmp_path_factory.mktemp("g2673"))
-    shot = redrawn(folder, 2673, "o003.jpg")
-    return load_labelled(folder, Config()), as_sent(shot), str(shot.label["robot"])
+    return redrawn_order(Path(tmp_path_factory.mktemp("g2673")), 2673, "o003.jpg")
 
 
 def test_the_card_beside_the_boards_is_read(
