@@ -15,6 +15,7 @@ from vision.grid.colours import colours_confirm
 from vision.grid.features import _distances, _feature_norms
 from vision.grid.look import EMPTY, PRINT_ONLY, GridLook
 from vision.grid.marks import MarksReading, marks_inside, marks_read, read_marks
+from vision.grid.middle import middle_doubt
 from vision.grid.pairs import _lies_turned, _value_mean, pair_score, picture_memo
 from vision.grid.table import table_spread
 from vision.grid.templates import _placed, _placed_memo, coarse_fit, match_windows, print_strengths
@@ -460,6 +461,11 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
                                     [v for _, v, _, _ in readable])
         floor = float(cfg["min_print_strength"]) * float(np.median(strengths))
         readable = [r for r, s in zip(readable, strengths, strict=True) if s >= floor]
+    # a value read must have ink at its print's middle as that value's calibration cards
+    # have, or none as they have none (:mod:`.middle`; hard own art h45021 g008: two clear 5s
+    # on cards larger than calibration's read as 4, the 4's template fitting 0.81 against the
+    # 5's 0.73)
+    readable = [r for r in readable if not middle_doubt(look, r[3], r[1])]
     for i, best, confidence, _ in readable:
         if i not in weak:
             values[i], confidences[i] = best, confidence
