@@ -18,7 +18,14 @@ from vision.grid.marks import MarksReading, marks_inside, marks_read, read_marks
 from vision.grid.middle import middle_doubt
 from vision.grid.pairs import _lies_turned, _value_mean, pair_score, picture_memo
 from vision.grid.table import table_spread
-from vision.grid.templates import _placed, _placed_memo, coarse_fit, match_windows, print_strengths
+from vision.grid.templates import (
+    _placed,
+    _placed_memo,
+    coarse_fit,
+    fit_at,
+    match_windows,
+    print_strengths,
+)
 from vision.thresholds import section
 
 
@@ -702,11 +709,7 @@ def holes_tell(look: GridLook, window: np.ndarray, a: int, b: int) -> int | None
     th, tw = look.templates.shape[1:]
     if window.shape[0] < th or window.shape[1] < tw:
         return None
-    best, x, y = -2.0, 0, 0
-    for t in look.templates[np.isin(look.template_values, (a, b))]:
-        _, fit, _, loc = cv2.minMaxLoc(cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED))
-        if fit > best:
-            best, x, y = fit, int(loc[0]), int(loc[1])
+    x, y = fit_at(look, window, (a, b))
     pad = int(section("grid")["holes_pad"])
     crop = window[max(0, y - pad):y + th + pad, max(0, x - pad):x + tw + pad]
     has = int(_print_holes(crop) > 0)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.grid.look import GridLook
-from vision.grid.templates import _placed
+from vision.grid.templates import _placed, fit_at
 from vision.thresholds import section
 
 
@@ -105,10 +105,6 @@ def middle_doubt(look: GridLook, window: np.ndarray, value: int) -> bool:
     th, tw = look.templates.shape[1:]
     if window.shape[0] < th or window.shape[1] < tw:
         return False
-    best, x, y = -2.0, 0, 0
-    for t in look.templates[look.template_values == value]:
-        _, fit, _, loc = cv2.minMaxLoc(cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED))
-        if fit > best:
-            best, x, y = fit, int(loc[0]), int(loc[1])
+    x, y = fit_at(look, window, (value,))
     shown = int(middle_inked(window[y:y + th, x:x + tw]))
     return shown == 1 and inked[value] == 0 and bool((np.delete(inked, value) == 1).any())

@@ -445,3 +445,14 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                 values.append(v)
                 masks.append(cv2.rotate(mask, cv2.ROTATE_180))
     return np.stack(templates), np.array(values), np.stack(masks)
+
+
+def fit_at(look: GridLook, window: np.ndarray, values: tuple[int, ...]) -> tuple[int, int]:
+    """Where (x, y) in ``window`` the templates of ``values`` fit best (the print's box's
+    top-left corner): the holes and the middle witnesses cut the print there."""
+    best, x, y = -2.0, 0, 0
+    for t in look.templates[np.isin(look.template_values, values)]:
+        _, fit, _, loc = cv2.minMaxLoc(cv2.matchTemplate(window, t, cv2.TM_CCOEFF_NORMED))
+        if fit > best:
+            best, x, y = fit, int(loc[0]), int(loc[1])
+    return x, y
