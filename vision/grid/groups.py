@@ -31,6 +31,25 @@ def _beside_unread(values: list[int | None], confs: list[float], reach: int) -> 
     return sorted(asked)
 
 
+def _beside_hand(values: list[int | None], confs: list[float], card_like: list[bool],
+                 reach: int) -> list[int]:
+    """The cells read as a value that lie within ``reach`` cells (rows, columns or diagonals)
+    of a cell the reader could not read and that looks like no card either (``card_like``
+    False: nearer to the bare surface than to any calibration card, or to neither).
+
+    A hand over the cards leaves the cards under it unread, and looking like neither a card
+    nor the surface; its fingers reach farther than its palm, and a finger lying across a
+    card's middle hides a pip and leaves the rest of the print (hard own art h45021 g002: a 5
+    beside the hand, its middle pip under a finger, read as 4). Beside such a cell, a card read
+    is asked too. A picture with a cell not read is not read whole anyway: this asks more of
+    it, and changes no picture that was."""
+    unread = [i for i in range(25)
+              if values[i] is None and confs[i] == 0.0 and not card_like[i]]
+    return sorted(j for j in range(25) if values[j] is not None and confs[j] > 0.0
+                  and any(max(abs(j // 5 - i // 5), abs(j % 5 - i % 5)) <= reach
+                          for i in unread))
+
+
 def _cut_off(values: list[int | None], confs: list[float]) -> list[int]:
     """The empty readings edge to edge with a card of a smaller group, when the cards read do
     not all touch.

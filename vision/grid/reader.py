@@ -12,7 +12,7 @@ from vision.grid.checks import patterned_bare
 from vision.grid.empty import cell_edges, lit_otherwise, surely_empty
 from vision.grid.features import _distances, area_features, shifted_features
 from vision.grid.geometry import MARGIN, SEARCH, _cell_size, scaled_windows
-from vision.grid.groups import _beside_unread, _cut_off, _under_a_hidden_marker
+from vision.grid.groups import _beside_hand, _beside_unread, _cut_off, _under_a_hidden_marker
 from vision.grid.judge import _marks_on_edge, classify
 from vision.grid.look import GridLook
 from vision.grid.marks import every_value_marked
@@ -122,6 +122,9 @@ def read_grid_region(image: np.ndarray, look: GridLook) -> tuple[GridObservation
                 confs[i] = hot[i]
             elif values[i] is None:
                 confs[i] = 0.0  # not surely the bare surface, not surely a card: ask
+        if bool(section("grid")["hand_asks_beside"]):
+            for i in _beside_hand(values, confs, card_like, int(section("grid")["unread_reach"])):
+                confs[i] = 0.0
         for i in _cut_off(values, confs):
             confs[i] = 0.0
         for i in _beside_unread(values, confs, int(section("grid")["unread_reach"])):
