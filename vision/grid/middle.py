@@ -100,11 +100,11 @@ def middle_doubt(look: GridLook, window: np.ndarray, value: int) -> bool:
     if not bool(section("grid")["middle_witness"]):
         return False
     inked = value_middles(look)
-    if inked[value] < 0:
+    if inked[value] != 0 or not (np.delete(inked, value) == 1).any():
         return False
     th, tw = look.templates.shape[1:]
     if window.shape[0] < th or window.shape[1] < tw:
         return False
     x, y = fit_at(look, window, (value,))
     shown = int(middle_inked(window[y:y + th, x:x + tw]))
-    return shown == 1 and inked[value] == 0 and bool((np.delete(inked, value) == 1).any())
+    return shown == 1
