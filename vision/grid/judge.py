@@ -19,11 +19,12 @@ from vision.grid.middle import middle_doubt
 from vision.grid.pairs import _lies_turned, _value_mean, pair_score, picture_memo
 from vision.grid.table import table_spread
 from vision.grid.templates import (
-    _placed,
     _placed_memo,
     coarse_fit,
+    every_template,
     fit_at,
     match_windows,
+    per_look,
     print_strengths,
 )
 from vision.thresholds import section
@@ -675,22 +676,9 @@ def _print_holes(crop: np.ndarray) -> int:
 
 
 def _value_holed(look: GridLook) -> np.ndarray:
-    """(6,): per value, 1 when every calibration template of it (the mean print and the single
-    cards, as stored) has a hole, 0 when none has, -1 when they disagree or the value was not
-    seen (the witness then says nothing about that value)."""
-    key = id(look.templates)
-    memo: dict[int, tuple[np.ndarray, np.ndarray]] = getattr(_placed, "holed", None) or {}
-    _placed.holed = memo
-    if key in memo and memo[key][0] is look.templates:
-        return memo[key][1]
-    holed = np.full(6, -1, np.int64)
-    for v in range(6):
-        seen = {_print_holes(t) > 0 for t in look.templates[look.template_values == v]}
-        if len(seen) == 1:
-            holed[v] = int(seen.pop())
-    memo.clear()
-    memo[key] = (look.templates, holed)
-    return holed
+    """(6,): per value, 1 when every calibration template of it has a hole, 0 when none has,
+    -1 when they disagree or the value was not seen (:func:`every_template`)."""
+    return per_look(look, "holed", lambda lk: every_template(lk, lambda t: _print_holes(t) > 0))
 
 
 def holes_tell(look: GridLook, window: np.ndarray, a: int, b: int) -> int | None:

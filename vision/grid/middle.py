@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.grid.look import GridLook
-from vision.grid.templates import _placed, fit_at
+from vision.grid.templates import every_template, fit_at, per_look
 from vision.thresholds import section
 
 
@@ -72,21 +72,10 @@ def _pips(look: GridLook) -> bool:
 
 def value_middles(look: GridLook) -> np.ndarray:
     """(6,): per value, 1 when every calibration template of it has ink at its middle, 0 when
-    none has, -1 when they disagree or the value was not seen (the witness then says nothing
-    about that value); all -1 on a look whose cards are not pips (:func:`_pips`)."""
-    key = id(look.templates)
-    memo: dict[int, tuple[np.ndarray, np.ndarray]] = getattr(_placed, "middles", None) or {}
-    _placed.middles = memo
-    if key in memo and memo[key][0] is look.templates:
-        return memo[key][1]
-    inked = np.full(6, -1, np.int64)
-    for v in range(6 if _pips(look) else 0):
-        seen = {middle_inked(t) for t in look.templates[look.template_values == v]}
-        if len(seen) == 1:
-            inked[v] = int(seen.pop())
-    memo.clear()
-    memo[key] = (look.templates, inked)
-    return inked
+    none has, -1 when they disagree or the value was not seen (:func:`every_template`); all
+    -1 on a look whose cards are not pips (:func:`_pips`)."""
+    return per_look(look, "middles", lambda lk: every_template(lk, middle_inked) if _pips(lk)
+                    else np.full(6, -1, np.int64))
 
 
 def middle_doubt(look: GridLook, window: np.ndarray, value: int) -> bool:

@@ -7,6 +7,7 @@ size (:func:`match_windows`), the tie-break between two close values where their
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -461,3 +462,28 @@ def fit_at(look: GridLook, window: np.ndarray, values: tuple[int, ...]) -> tuple
         if fit > best:
             best, x, y = fit, int(loc[0]), int(loc[1])
     return x, y
+
+
+def every_template(look: GridLook, has: Callable[[np.ndarray], bool]) -> np.ndarray:
+    """(6,): per value, 1 when ``has`` holds of every calibration template of it (the mean
+    print and the single cards, as stored), 0 when of none, -1 when they disagree or the value
+    was not seen (a witness built on ``has`` then says nothing about that value)."""
+    told = np.full(6, -1, np.int64)
+    for v in range(6):
+        seen = {bool(has(t)) for t in look.templates[look.template_values == v]}
+        if len(seen) == 1:
+            told[v] = int(seen.pop())
+    return told
+
+
+def per_look(look: GridLook, name: str, learn: Callable[[GridLook], np.ndarray]) -> np.ndarray:
+    """``learn(look)``, kept per thread under ``name`` while the look's templates are the same
+    (a witness's per-value answers: learnt once, asked for every card read)."""
+    memo: dict[int, tuple[np.ndarray, np.ndarray]] = getattr(_placed, name, None) or {}
+    setattr(_placed, name, memo)
+    key = id(look.templates)
+    if key in memo and memo[key][0] is look.templates:
+        return memo[key][1]
+    memo.clear()
+    memo[key] = (look.templates, learn(look))
+    return memo[key][1]
