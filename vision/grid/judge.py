@@ -25,6 +25,7 @@ from vision.grid.templates import (
     fit_at,
     match_windows,
     per_look,
+    print_ink,
     print_strengths,
 )
 from vision.thresholds import section
@@ -469,10 +470,10 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
                                     [v for _, v, _, _ in readable])
         floor = float(cfg["min_print_strength"]) * float(np.median(strengths))
         readable = [r for r, s in zip(readable, strengths, strict=True) if s >= floor]
-    # a value read must have ink at its print's middle as that value's calibration cards
-    # have, or none as they have none (:mod:`.middle`; hard own art h45021 g008: two clear 5s
-    # on cards larger than calibration's read as 4, the 4's template fitting 0.81 against the
-    # 5's 0.73)
+    # on pip cards, a value whose calibration cards have no ink at their print's middle (a 2,
+    # a 4) is not read where the card has some (:mod:`.middle`; hard own art h45021 g008: two
+    # clear 5s on cards larger than calibration's read as 4, the 4's template fitting 0.81
+    # against the 5's 0.73)
     readable = [r for r in readable if not middle_doubt(look, r[3], r[1])]
     for i, best, confidence, _ in readable:
         if i not in weak:
@@ -656,10 +657,7 @@ def _print_holes(crop: np.ndarray) -> int:
     between a numeral and a card's edge or a grid line is not). Turning or tilting the card
     does not change it."""
     cfg = section("grid")
-    blurred = cv2.GaussianBlur(crop, (3, 3), 0)
-    _, split = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    bright = split > 0
-    ink = bright if bright.mean() < 0.5 else ~bright
+    ink = print_ink(crop)
     n, paper, stats, _ = cv2.connectedComponentsWithStats((~ink).astype(np.uint8),
                                                           connectivity=4)
     _, strokes = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)

@@ -6,8 +6,9 @@ cards lie larger than calibration's, a 5's outer pips sit where a 4's template h
 and its middle pip on the 4's bare paper: the 4's template then fits a clear 5 better than the
 5's own (hard own art h45021 g008: two sharp 5s read as 4, 0.81 against 0.73, the nearest
 calibration card a 4). Whether the print has ink in its middle does not depend on the scale.
-Calibration says it of each value: where every template of a value agrees, and the card,
-cut where that value's templates fit it best, says otherwise, the reading is declined.
+Calibration says it of each value: where every template of a value (a 2, a 4) has no ink
+there and every template of some other value (a 3, a 5) has some, a card read as the first
+that shows ink there, cut where that value's templates fit it best, is declined.
 
 Only the middle is asked, not how many pieces the print has: corner numerals and a card's
 edge fall inside the print's box on cards laid a little off or larger (third art g2751, own art
@@ -21,19 +22,16 @@ import cv2
 import numpy as np
 
 from vision.grid.look import GridLook
-from vision.grid.templates import every_template, fit_at, per_look
+from vision.grid.templates import every_template, fit_at, per_look, print_ink
 from vision.thresholds import section
 
 
 def _pieces(crop: np.ndarray) -> list[tuple[float, float]]:
     """The middles (x, y) of the pieces of ink of the print in ``crop`` (grey, the print's
-    box): split in two by Otsu, the lesser part is the ink, and each part of it that no edge of
-    the crop reaches (a neighbour card's edge, a pip cut by the box) and that is at least
-    ``middle_min_share`` of the largest such part (noise, a speck of dust) is a piece."""
-    blurred = cv2.GaussianBlur(crop, (3, 3), 0)
-    _, split = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    bright = split > 0
-    ink = bright if bright.mean() < 0.5 else ~bright
+    box; :func:`print_ink`): each part of the ink that no edge of the crop reaches (a neighbour
+    card's edge, a pip cut by the box) and that is at least ``middle_min_share`` of the largest
+    such part (noise, a speck of dust) is a piece."""
+    ink = print_ink(crop)
     n, _, stats, middles = cv2.connectedComponentsWithStats(ink.astype(np.uint8),
                                                             connectivity=8)
     h, w = crop.shape

@@ -448,6 +448,15 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
     return np.stack(templates), np.array(values), np.stack(masks)
 
 
+def print_ink(crop: np.ndarray) -> np.ndarray:
+    """The ink of the print in ``crop`` (grey), as a boolean mask: split in two by Otsu, the
+    lesser part (white numerals on a coloured card or dark ones on pale paper alike)."""
+    blurred = cv2.GaussianBlur(crop, (3, 3), 0)
+    _, split = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = split > 0
+    return bright if bright.mean() < 0.5 else ~bright
+
+
 def fit_at(look: GridLook, window: np.ndarray, values: tuple[int, ...]) -> tuple[int, int]:
     """Where (x, y) in ``window`` the templates of ``values`` fit best (the print's box's
     top-left corner): the holes and the middle witnesses cut the print there. One value's
