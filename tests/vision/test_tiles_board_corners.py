@@ -112,3 +112,39 @@ def test_the_closer_looks_margin_reads_no_marker_as_another() -> None:
             found = tiles._closer(img, (550, 260, 750, 460),
                                   list(range(markers.BOARD_IDS.stop)), 18.0)
             assert set(found) <= {m}
+
+
+def _with_a_corner_marker(style: Style, times: float) -> tuple[np.ndarray, float]:
+    """The table scene with no corner markers on its board, and one board corner marker
+    (seat 0's first) printed ``times`` the tiles' marker side on the board's margin; the
+    tiles' median side."""
+    img = _table_scene(style, corners=False)
+    found, corners = tiles.find_markers(img)
+    assert corners == {}
+    side = float(np.median([markers.side(q) for q in found.values()]))
+    _tile(img, markers.board_corner_id(0, 0), times * side, 0, (X0 + 2 * LANE_W, Y0 - 32.0))
+    return img, side
+
+
+def test_a_corner_marker_far_larger_than_the_tiles_is_no_corner(
+        style: Style, calibration: Calibration) -> None:
+    # third art g2789 t002: a corner id decoded in a board's printed name, 2.4 times the tiles'
+    # side, on boards that carry no corner markers
+    img, side = _with_a_corner_marker(style, 2.4)
+    seen = markers.detect(img, markers.BOARD_IDS)
+    assert list(seen) == [markers.board_corner_id(0, 0)]
+    assert markers.side(seen[markers.board_corner_id(0, 0)]) > 2.2 * side
+    assert tiles.find_markers(img)[1] == {}
+    reading = tiles.read_tiles(img, calibration.tiles)
+    # the seat on its board is read; the tiles put aside on the green table stay declined
+    assert reading.robots[0].robot == "red-blue-yellow"
+    assert reading.robots[1].robot is None
+
+
+def test_a_corner_marker_of_the_tiles_size_stays_a_corner(
+        style: Style, calibration: Calibration) -> None:
+    # the same corner at the tiles' size is a board's: the boards carry corners, and with no
+    # board known from them the tiles lie on none (declined, as before)
+    img, _ = _with_a_corner_marker(style, 1.0)
+    assert list(tiles.find_markers(img)[1]) == [markers.board_corner_id(0, 0)]
+    assert tiles.read_tiles(img, calibration.tiles).robots[0].robot is None
