@@ -15,7 +15,7 @@ from vision.grid.colours import colours_confirm
 from vision.grid.features import _distances, _feature_norms
 from vision.grid.look import EMPTY, PRINT_ONLY, GridLook
 from vision.grid.marks import MarksReading, marks_inside, marks_read, read_marks
-from vision.grid.middle import middle_doubt
+from vision.grid.middle import middle_doubt, value_middles
 from vision.grid.pairs import _lies_turned, _value_mean, pair_score, picture_memo
 from vision.grid.table import table_spread
 from vision.grid.templates import (
@@ -241,6 +241,18 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
             # the prints leaning to the 2 by 0.12-0.19 against the 0.25 asked alone)
             if not paired and _agreed_close_call(look, s, best, second, knn_value, coloured[i]):
                 paired = True
+            # ... and on pip cards, when the nearest calibration card names the second value
+            # and the card has ink at its print's middle where the best value's templates have
+            # none (:func:`middle_doubt`) and the second's all have some, the prints laid on the
+            # card need only side with the second as clearly as an agreed close call asks: three
+            # witnesses against a slim lead of the templates (own art 49002 g020: five tilted 5s
+            # behind a 4 by 0.02-0.03, the nearest card a 5, the prints saying 5 by 0.15-0.22
+            # against the 0.25 reading the second alone asks, the 4 ruled out by its middle)
+            if not paired and bool(cfg["middle_reads_second"]) and knn_value == second \
+                    and np.isfinite(s) and scores[second] >= cfg["min_correlation_alone"] \
+                    and value_middles(look)[second] == 1 and middle_doubt(look, window, best) \
+                    and _agreed_close_call(look, -s, second, best, second, coloured[i]):
+                best, paired, outvoted = second, True, False
 
         # ... and where neither settles it, whether the print has a hole may, when the
         # nearest calibration card and the card's colour side with what the hole says (own
