@@ -287,7 +287,8 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # digits on cards lying a fifth of a cell off: a 5 and a 4 read as 3 over 1 at
         # 0.02-0.04, their own values 0.15 and 0.21 behind; its calibration cards fell up to
         # 0.24 behind, those of the 16 family sets measured never but one card of oa13543)
-        if (paired or agreed) and not alone and _missed_third(look, scores, order):
+        if (paired or agreed) and not alone and _missed_third(look, scores, order) \
+                and not (window is not None and _thirds_answered(look, window, scores, best)):
             paired = agreed = False
         # ... and on such a look, a close call the pairwise step read while the nearest
         # calibration card names the runner-up is declined: the templates and the prints laid
@@ -888,6 +889,22 @@ def _missed_third(look: GridLook, scores: np.ndarray, order: np.ndarray) -> bool
     if miss <= 0.0 or len(order) < 3 or _marks_check(look):
         return False
     return float(scores[order[0]] - scores[order[2]]) < miss
+
+
+def _thirds_answered(look: GridLook, window: np.ndarray, scores: np.ndarray, best: int) -> bool:
+    """Whether the card's prints answer every value :func:`_missed_third` weighs (``best``'s
+    templates within ``look.template_miss`` of them, other than ``best``): ``best`` beats
+    each one's print laid on the card as :func:`pair_beats` asks, ``missed_third_pairs``
+    on. The rule declines for a value neither the pairwise step nor the nearest card weighed;
+    weighed, and left behind by the prints, it no longer is one (own art 55001 g002, g026,
+    g032: turned 5s over 4 by 0.003-0.01, the prints saying 5 over 4 clearly, a 3 0.07-0.09
+    behind on a look whose calibration cards fell 0.14 behind)."""
+    if not bool(section("grid")["missed_third_pairs"]):
+        return False
+    miss = float(look.template_miss)
+    near = [v for v in range(len(scores))
+            if v != best and scores[v] > -1.0 and scores[best] - scores[v] < miss]
+    return bool(near) and all(pair_beats(look, window, best, v) for v in near)
 
 
 def _missed_disputed(look: GridLook) -> bool:
