@@ -1,6 +1,7 @@
-"""A third-art set's grid calibration learnt again and one of its grid pictures, drawn again from
-the set's seed (``thirdart.build``): the tests that pin a case from a generated set read it as the
-set's own evaluation did, without the set on disk."""
+"""A generated set's grid calibration learnt again and one of its grid pictures, drawn again from
+the set's seed (third art: ``thirdart.build``; own art: :func:`vision.synth.write_dataset`): the
+tests that pin a case from a generated set read it as the set's own evaluation did, without the
+set on disk."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 from companion.config import Config
 from vision import grid
 from vision.calibration import calibrate
-from vision.dataset import load_labelled
+from vision.dataset import Example, load_labelled
 from vision.grid.look import Grid, GridLook
 
 
@@ -23,6 +24,20 @@ def redrawn_grid(folder: Path, seed: int, name: str) -> tuple[GridLook, np.ndarr
     shot = redrawn(folder, seed, name, grids=True)
     look = calibrate(load_labelled(folder, Config()), Config()).grid
     return look, as_sent(shot), shot.label["grid"]
+
+
+def redrawn_own_grid(folder: Path, seed: int, name: str, hard: bool = False
+                     ) -> tuple[GridLook, Example]:
+    """Own-art set ``seed``'s calibration learnt and its test picture ``name`` (``g002.png``),
+    the set written to ``folder`` up to that picture: the set's random stream draws its first
+    pictures alike whatever the set's length."""
+    from vision.synth import write_dataset
+
+    config = Config()
+    write_dataset(folder, config, n=int(name[1:4]) + 1, hard=hard, seed=seed)
+    look = calibrate(load_labelled(folder / "calibration", config), config).grid
+    shots = {ex.name: ex for ex in load_labelled(folder / "test", config)}
+    return look, shots[name]
 
 
 def assert_every_cell_read(look: GridLook, image: np.ndarray, truth: Grid) -> None:

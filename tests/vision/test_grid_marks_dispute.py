@@ -10,47 +10,37 @@ read by their marks, as every card those rules decline on this look is.
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import numpy as np
 import pytest
 
-from companion.config import Config
+from tests.vision.redrawn_grid import assert_every_cell_read, redrawn_grid
 from tests.vision.thresholds_patch import set_thresholds
 from vision import grid
-from vision.calibration import calibrate
-from vision.dataset import load_labelled
 from vision.grid import GridLook, judge
 from vision.grid.look import Grid
 
 
 @pytest.fixture(scope="module")
-def g016(tmp_path_factory: pytest.TempPathFactory) -> tuple[GridLook, object, Grid]:
+def g016(tmp_path_factory: pytest.TempPathFactory) -> tuple[GridLook, np.ndarray, Grid]:
     """g2507's calibration drawn again and learnt, and its test picture g016 as sent."""
-    from tests.vision.thirdart.build import as_sent, redrawn
-
-    folder = Path(tmp_path_factory.mktemp("g2507"))
-    shot = redrawn(folder, 2507, "g016.jpg", grids=True)
-    look = calibrate(load_labelled(folder, Config()), Config()).grid
-    return look, as_sent(shot), shot.label["grid"]
+    return redrawn_grid(tmp_path_factory.mktemp("g2507"), 2507, "g016.jpg")
 
 
-def _wrong(look: GridLook, image: object, labels: Grid) -> list[tuple[int, int]]:
-    obs = grid.read_grid(image, look)  # type: ignore[arg-type]
+def _wrong(look: GridLook, image: np.ndarray, labels: Grid) -> list[tuple[int, int]]:
+    obs = grid.read_grid(image, look)
     return [(r, c) for r in range(5) for c in range(5)
             if obs.confidence[r][c] > 0 and obs.cells[r][c] != labels[r][c]]
 
 
 def test_the_5s_the_marks_name_are_not_read_as_3(
-        g016: tuple[GridLook, object, Grid], monkeypatch: pytest.MonkeyPatch) -> None:
+        g016: tuple[GridLook, np.ndarray, Grid], monkeypatch: pytest.MonkeyPatch) -> None:
     look, image, labels = g016
     # the look misses none of calibration's cards: the earlier rule does not speak here
     assert float(look.template_miss) == 0.0
     assert _wrong(look, image, labels) == []
     # declined by the close-call rules, the two 5s are read by their marks (the marks read cards
     # every rule declined on this look): the picture reads exactly
-    obs = grid.read_grid(image, look)  # type: ignore[arg-type]
-    assert [list(row) for row in obs.cells] == labels
-    assert min(min(row) for row in obs.confidence) > 0
+    assert_every_cell_read(look, image, labels)
     # (and without the marks asked, as before: the two 5s read as 3)
     set_thresholds(monkeypatch, judge, "grid", marks_dispute_paired=False)
     wrong = _wrong(look, image, labels)

@@ -8,25 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from companion.config import Config
+from tests.vision.redrawn_grid import assert_every_cell_read, redrawn_own_grid
 from tests.vision.thresholds_patch import set_thresholds
 from vision import grid
-from vision.calibration import calibrate
-from vision.dataset import Example, load_labelled
+from vision.dataset import Example
 from vision.grid import judge
-from vision.synth import write_dataset
 
 
 @pytest.fixture(scope="module")
 def own49002(tmp_path_factory: pytest.TempPathFactory) -> tuple[grid.GridLook, Example]:
-    """The set's calibration, learnt, and its test picture g020 (the set's random stream
-    draws its first pictures alike whatever the set's length)."""
-    out = tmp_path_factory.mktemp("own49002")
-    config = Config()
-    write_dataset(out, config, n=21, seed=49002)
-    look = calibrate(load_labelled(out / "calibration", config), config).grid
-    shots = {ex.name: ex for ex in load_labelled(out / "test", config)}
-    return look, shots["g020.png"]
+    """The set's calibration, learnt, and its test picture g020.png."""
+    return redrawn_own_grid(tmp_path_factory.mktemp("own49002"), 49002, "g020.png")
 
 
 def _fives(look: grid.GridLook, example: Example) -> list[tuple[int | None, bool]]:
@@ -39,9 +31,7 @@ def _fives(look: grid.GridLook, example: Example) -> list[tuple[int | None, bool
 def test_tilted_5s_the_4_leads_by_a_little_are_read_on_three_witnesses(
         own49002: tuple[grid.GridLook, Example], monkeypatch: pytest.MonkeyPatch) -> None:
     look, g020 = own49002
-    obs = grid.read_grid(g020.image, look)
-    assert [list(row) for row in obs.cells] == g020.grid
-    assert min(min(row) for row in obs.confidence) > 0
+    assert_every_cell_read(look, g020.image, g020.grid)
     # (and without the rule, as before: every 5 asked, none read as another value)
     set_thresholds(monkeypatch, judge, "grid", middle_reads_second=False)
     fives = _fives(look, g020)

@@ -13,25 +13,17 @@ from __future__ import annotations
 
 import pytest
 
-from companion.config import Config
+from tests.vision.redrawn_grid import redrawn_own_grid
 from tests.vision.thresholds_patch import set_thresholds
 from vision import grid
-from vision.calibration import calibrate
-from vision.dataset import Example, load_labelled
+from vision.dataset import Example
 from vision.grid import reader
-from vision.synth import write_dataset
 
 
 @pytest.fixture(scope="module")
 def own46001(tmp_path_factory: pytest.TempPathFactory) -> tuple[grid.GridLook, Example]:
-    """The set's calibration, learnt, and its test picture g002 (the set's random stream draws
-    its first pictures alike whatever the set's length)."""
-    out = tmp_path_factory.mktemp("own46001")
-    config = Config()
-    write_dataset(out, config, n=3, seed=46001)
-    look = calibrate(load_labelled(out / "calibration", config), config).grid
-    shots = {ex.name: ex for ex in load_labelled(out / "test", config)}
-    return look, shots["g002.png"]
+    """The set's calibration, learnt, and its test picture g002.png."""
+    return redrawn_own_grid(tmp_path_factory.mktemp("own46001"), 46001, "g002.png")
 
 
 def _reading(look: grid.GridLook, example: Example) -> tuple[int, int]:
