@@ -296,9 +296,6 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # third art g2507 g016, seven-segment digits, template_miss 0.031: three 5s read as 3
         # by 0.05-0.09, the pair gap 0.61-0.68 or the prints 0.37 saying 3, the nearest card
         # a 5's; the family's such readings, all right, were on looks that missed none)
-        if paired and not (alone or agreed) and knn_value == int(order[1]) \
-                and best == int(order[0]) and _missed_disputed(look):
-            paired = False
         # ... and on a look whose marks are read inside the middle (seven-segment digits), such
         # a close call is declined where the card's marks name the runner-up too: the nearest
         # card and the marks against the pairwise step (blind third art g2507 g016: two 5s read
@@ -307,8 +304,9 @@ def _classify(look: GridLook, feats: np.ndarray, table: np.ndarray | None = None
         # by ``missed_disputed`` until calibration's cards were registered better and its
         # look no longer missed any, 7e28dba)
         if paired and not (alone or agreed) and knn_value == int(order[1]) \
-                and best == int(order[0]) and window is not None \
-                and _marks_dispute(look, window, knn_value):
+                and best == int(order[0]) and (
+                    _missed_disputed(look)
+                    or (window is not None and _marks_dispute(look, window, knn_value))):
             paired = False
         # another value fitting best on the window's edge may lie farther out than the window
         # reaches (a card far off its cell, its print cut): its score says too little, and a
@@ -907,9 +905,9 @@ def _thirds_answered(look: GridLook, window: np.ndarray, scores: np.ndarray, bes
     templates within ``look.template_miss`` of them, other than ``best``): ``best`` beats
     each one's print laid on the card as :func:`pair_beats` asks, ``missed_third_pairs``
     on. The rule declines for a value neither the pairwise step nor the nearest card weighed;
-    weighed, and left behind by the prints, it no longer is one (own art 55001 g002, g026,
-    g032: turned 5s over 4 by 0.003-0.01, the prints saying 5 over 4 clearly, a 3 0.07-0.09
-    behind on a look whose calibration cards fell 0.14 behind)."""
+    weighed, and left behind by the prints, it no longer is one (own art 55001 g002, g026:
+    turned 5s over 4 by 0.003-0.01, the prints saying 5 over 4 clearly, a 3 0.07-0.09 behind
+    on a look whose calibration cards fell 0.14 behind; g032's turned 5 stays asked)."""
     if not bool(section("grid")["missed_third_pairs"]):
         return False
     miss = float(look.template_miss)
