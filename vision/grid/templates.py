@@ -14,7 +14,16 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from vision.grid.correlation import _Bank
-from vision.grid.geometry import COARSE, _half, _halves, _template, _window, scaled_windows
+from vision.grid.geometry import (
+    COARSE,
+    SEARCH,
+    _cell_size,
+    _half,
+    _halves,
+    _template,
+    _window,
+    scaled_windows,
+)
 from vision.grid.look import Grid, GridLook
 from vision.thresholds import section
 
@@ -383,7 +392,8 @@ def _central_first(by_value: dict[int, list[tuple[np.ndarray, int, int]]], gap: 
 def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per value: every calibration card's centre, aligned on the first one and averaged; also
-    turned by 180 degrees when cards may lie turned."""
+    turned by 180 degrees when cards may lie turned (about the card's middle, not the
+    template's, where the cards lie off the markers' lattice: :func:`_turned_shifts`)."""
     cfg = section("grid")
     by_value: dict[int, list[tuple[np.ndarray, int, int]]] = {}
     for g, grid in zip(greys, grids, strict=True):
@@ -397,6 +407,13 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
     means: dict[int, np.ndarray] = {}
     singles: dict[int, list[np.ndarray]] = {}
     cache: dict[tuple[int, float], list[np.ndarray]] = {}
+    # per value, each aligned card's view (turned back where it lay turned) and where the
+    # first card's print lies in it; and how far off the window's middle each card other than
+    # the first aligned, and whether turned (see _turned_shifts)
+    placed: dict[int, list[tuple[np.ndarray, int, int]]] = {}
+    aligned_at: dict[int, list[tuple[int, int, bool]]] = {}
+    w, h = _cell_size()
+    middle = (SEARCH + int(0.15 * w), SEARCH + int(0.15 * h))
 
     def stretched(g: np.ndarray, scale: float) -> list[np.ndarray]:
         key = (id(g), scale)
@@ -407,6 +424,8 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
     for v, cells in sorted(by_value.items()):
         first = _template(*cells[0])
         aligned = [first.astype(np.float32)]
+        placed[v] = [(_window(*cells[0]), *middle)]
+        aligned_at[v] = []
         for g, r, c in cells[1:]:
             # each card at the stretch that fits the first best (cards lie wider in their
             # cells in some pictures: averaged as they lie, the print would blur)
@@ -414,17 +433,22 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
                                           for k in cfg["card_stretch"] if float(k) != 1.0]
             # a card lying turned is turned back first: averaged as it lies, it would blur
             # the value's print with its own upside-down copy (a 3 then looks like a 5)
-            best_score, crop = -2.0, None
-            for candidate in [x for window in views for x in
-                              ([window, cv2.rotate(window, cv2.ROTATE_180)] if cfg["turned"]
-                               else [window])]:
+            best_score, crop, at = -2.0, None, None
+            for candidate, turned in [x for window in views for x in
+                                      ([(window, False),
+                                        (cv2.rotate(window, cv2.ROTATE_180), True)]
+                                       if cfg["turned"] else [(window, False)])]:
                 res = cv2.matchTemplate(candidate, first, cv2.TM_CCOEFF_NORMED)
                 _, score, _, (x, y) = cv2.minMaxLoc(res)
                 if score > best_score:
                     best_score = score
                     crop = candidate[y:y + first.shape[0], x:x + first.shape[1]]
-            if crop is not None and crop.shape == first.shape:
+                    at = (candidate, x, y, turned)
+            if crop is not None and crop.shape == first.shape and at is not None:
                 aligned.append(crop.astype(np.float32))
+                placed[v].append(at[:3])
+                if at[0].shape == placed[v][0][0].shape:
+                    aligned_at[v].append((at[1] - middle[0], at[2] - middle[1], at[3]))
         means[v] = np.clip(np.mean(aligned, axis=0), 0, 255).astype(np.uint8)
         # a few single cards too (every template costs a correlation per card and reading)
         singles[v] = [a.astype(np.uint8) for a in aligned[:int(cfg["template_singles"])]]
@@ -435,17 +459,87 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
     spread = stack.std(axis=0) if len(stack) > 1 else np.ones(stack.shape[1:], np.float32)
     cut = np.percentile(spread, float(cfg["template_mask_percentile"]))
     mask = cv2.dilate((spread >= cut).astype(np.uint8) * 255, np.ones((3, 3), np.uint8))
+    shifts = _turned_shifts(aligned_at)
     templates, values, masks = [], [], []
     for v, mean in means.items():
-        for t in [mean, *singles[v]]:
+        shift = shifts.get(v, (0, 0))
+        turned_copies = _turned_copies(placed[v], first_shape=mean.shape, shift=shift,
+                                       singles=len(singles[v]))
+        for k, t in enumerate([mean, *singles[v]]):
             templates.append(t)
             values.append(v)
             masks.append(mask)
             if cfg["turned"]:
-                templates.append(cv2.rotate(t, cv2.ROTATE_180))
+                templates.append(cv2.rotate(t, cv2.ROTATE_180) if turned_copies is None
+                                 else turned_copies[k])
                 values.append(v)
-                masks.append(cv2.rotate(mask, cv2.ROTATE_180))
+                # (rolled, not cut: every value's mask keeps as many pixels, which the print
+                # strengths' gathering counts on; what rolls round is the mask's bare edge)
+                masks.append(cv2.rotate(np.roll(mask, shift[::-1], axis=(0, 1)),
+                                        cv2.ROTATE_180))
     return np.stack(templates), np.array(values), np.stack(masks)
+
+
+def _turned_shifts(aligned_at: dict[int, list[tuple[int, int, bool]]]
+                   ) -> dict[int, tuple[int, int]]:
+    """Per value, how far (x, y, canonical pixels) its turned templates must lie from its
+    upright ones turned about the template's own middle, so that they lie where calibration's
+    turned cards lay: a card turned on the table turns about its own middle, which lies off
+    the cell's middle where the cards lie off the markers' lattice (other art 59016: cards
+    0.15 of a cell up in every picture; turned templates so cut put the print 0.3 of a cell
+    from where turned cards showed it, past the reading's search, and turned 3s were read as
+    5). ``aligned_at``: per value, where each calibration card but the first aligned on the
+    first card, off the window's middle, and whether turned.
+
+    A card k lying o_k off its cell's middle aligns at o_k - f upright and at -o_k - f turned,
+    f the first card's own offset. Each value seen both ways gives the cards' common offset o
+    (half its upright median less its turned median); their median is the lattice's. Asked
+    only where 2 o reaches ``turned_shift_min`` on an axis (the turned templates then miss
+    turned cards by that much), and then per value -o - f, f from each of its cards given o.
+    """
+    cfg = section("grid")
+    both = [v for v, at in aligned_at.items()
+            if any(t for *_, t in at) and not all(t for *_, t in at)]
+    if len(both) < int(cfg["turned_shift_values"]):
+        return {}
+
+    def median(points: list[tuple[int, int, bool]], axis: int) -> float:
+        return float(np.median([p[axis] for p in points]))
+
+    lattice = [float(np.median([(median([p for p in aligned_at[v] if not p[2]], k)
+                                 - median([p for p in aligned_at[v] if p[2]], k)) / 2
+                                for v in both])) for k in (0, 1)]
+    if 2 * max(abs(x) for x in lattice) < float(cfg["turned_shift_min"]):
+        return {}
+    out = {}
+    for v, at in aligned_at.items():
+        shift = []
+        for k in (0, 1):
+            # each card's word on the first card's offset f, given the lattice's o
+            firsts = [(-lattice[k] if turned else lattice[k]) - p[k] for *p, turned in at]
+            f = float(np.median(firsts)) if firsts else lattice[k]
+            shift.append(round(-lattice[k] - f))
+        out[v] = (shift[0], shift[1])
+    return out
+
+
+def _turned_copies(placed: list[tuple[np.ndarray, int, int]], first_shape: tuple[int, ...],
+                   shift: tuple[int, int], singles: int) -> list[np.ndarray] | None:
+    """A value's turned templates (the mean's, then each single card's) cut ``shift`` off
+    where its upright ones were cut (:func:`_turned_shifts`), each card's view turned; None
+    where no shift is asked (each upright template is then turned as it is)."""
+    if shift == (0, 0):
+        return None
+    th, tw = first_shape[:2]
+    sx, sy = shift
+    crops = []
+    for view, x, y in placed:
+        pad = max(abs(sx), abs(sy))
+        big = cv2.copyMakeBorder(view, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        crop = big[pad + y - sy:pad + y - sy + th, pad + x - sx:pad + x - sx + tw]
+        crops.append(cv2.rotate(crop, cv2.ROTATE_180).astype(np.float32))
+    mean = np.clip(np.mean(crops, axis=0), 0, 255).astype(np.uint8)
+    return [mean, *[c.astype(np.uint8) for c in crops[:singles]]]
 
 
 def print_ink(crop: np.ndarray) -> np.ndarray:

@@ -23,18 +23,19 @@ def stored(img: np.ndarray, ext: str = "jpg") -> np.ndarray:
                                    cv2.IMREAD_COLOR))
 
 
-def calibration(seed: int, config: Config) -> tuple[Look, list[Example]]:
-    """The seed's look and its tile and order calibration pictures (the grid pictures left
-    out), in the generator's order."""
+def calibration(seed: int, config: Config, kinds: tuple[str, ...] = ("tiles", "order")
+                ) -> tuple[Look, list[Example]]:
+    """The seed's look and its calibration pictures of ``kinds`` (the tile and order pictures
+    unless asked), in the generator's order."""
     look = random_look(np.random.default_rng([seed, 1]), COLOURS)
     examples = []
     for name, img, raw in sorted(calibration_set(look, np.random.default_rng([seed, 2])),
                                  key=lambda item: item[0]):
         label = parse_label(name, raw, config)
-        if label["kind"] in ("tiles", "order"):
+        if label["kind"] in kinds:
             examples.append(Example(name, label["kind"], stored(img, look.ext),
                                     label.get("robots", {}),
-                                    label.get("robot")))
+                                    label.get("robot"), label.get("grid") or []))
     return look, examples
 
 
