@@ -23,6 +23,8 @@ MARGIN = 8  # around the grey area the value templates are cut from (canonical p
 SEARCH = 6  # template search, canonical pixels each way
 #: the first search is at half the canonical size; only values close to its best are refined
 COARSE = 2
+#: the share of a cell left out on each side of the middle the value templates are cut from
+TEMPLATE_INSET = 0.15
 
 
 def _window(g: np.ndarray, r: int, c: int, extra: int = SEARCH, margin: int = MARGIN
@@ -55,9 +57,22 @@ def scaled_windows(g: np.ndarray, scale: float, extra: int = SEARCH) -> list[np.
     return out
 
 
+def _template_inset() -> tuple[int, int]:
+    """How far (x, y, canonical pixels) a cell's template lies inside the cell."""
+    w, h = _cell_size()
+    return int(TEMPLATE_INSET * w), int(TEMPLATE_INSET * h)
+
+
+def template_in_window() -> tuple[int, int]:
+    """Where (x, y) a cell's template lies in the cell's search window (:func:`_window`): a
+    card lying in the middle of its cell aligns there."""
+    ox, oy = _template_inset()
+    return SEARCH + ox, SEARCH + oy
+
+
 def _template(g: np.ndarray, r: int, c: int) -> np.ndarray:
     w, h = _cell_size()
-    ox, oy = int(0.15 * w), int(0.15 * h)
+    ox, oy = _template_inset()
     y, x = MARGIN + r * h + oy, MARGIN + c * w + ox
     return g[y:y + h - 2 * oy, x:x + w - 2 * ox]
 

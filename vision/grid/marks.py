@@ -29,7 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.grid.geometry import SEARCH, _window
+from vision.grid.geometry import SEARCH, TEMPLATE_INSET, _window
 from vision.grid.look import Grid, GridLook
 from vision.grid.pairs import _window_memo
 from vision.grid.templates import _standard
@@ -711,7 +711,7 @@ def marks_outside(look: GridLook) -> float:
         share = 0.0
         if mask.any() and mask.shape == (look.mark_means.shape[1], look.mark_means.shape[2]):
             h, w = mask.shape
-            oy, ox = int(0.15 * h), int(0.15 * w)
+            oy, ox = int(TEMPLATE_INSET * h), int(TEMPLATE_INSET * w)
             inside = np.zeros(mask.shape, bool)
             inside[oy:h - oy, ox:w - ox] = True
             share = float((mask & ~inside).sum() / mask.sum())

@@ -16,13 +16,12 @@ from numpy.lib.stride_tricks import sliding_window_view
 from vision.grid.correlation import _Bank
 from vision.grid.geometry import (
     COARSE,
-    SEARCH,
-    _cell_size,
     _half,
     _halves,
     _template,
     _window,
     scaled_windows,
+    template_in_window,
 )
 from vision.grid.look import Grid, GridLook
 from vision.thresholds import section
@@ -412,8 +411,7 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
     # the first aligned, and whether turned (see _turned_shifts)
     placed: dict[int, list[tuple[np.ndarray, int, int]]] = {}
     aligned_at: dict[int, list[tuple[int, int, bool]]] = {}
-    w, h = _cell_size()
-    middle = (SEARCH + int(0.15 * w), SEARCH + int(0.15 * h))
+    middle = template_in_window()
 
     def stretched(g: np.ndarray, scale: float) -> list[np.ndarray]:
         key = (id(g), scale)
@@ -447,6 +445,7 @@ def learn_templates(greys: list[np.ndarray], grids: list[Grid]
             if crop is not None and crop.shape == first.shape and at is not None:
                 aligned.append(crop.astype(np.float32))
                 placed[v].append(at[:3])
+                # (a window cut short at the area's edge has its middle elsewhere)
                 if at[0].shape == placed[v][0][0].shape:
                     aligned_at[v].append((at[1] - middle[0], at[2] - middle[1], at[3]))
         means[v] = np.clip(np.mean(aligned, axis=0), 0, 255).astype(np.uint8)
@@ -486,7 +485,7 @@ def _turned_shifts(aligned_at: dict[int, list[tuple[int, int, bool]]]
     upright ones turned about the template's own middle, so that they lie where calibration's
     turned cards lay: a card turned on the table turns about its own middle, which lies off
     the cell's middle where the cards lie off the markers' lattice (other art 59016: cards
-    0.15 of a cell up in every picture; turned templates so cut put the print 0.3 of a cell
+    0.12-0.16 of a cell up in every picture; turned templates so cut put the print twice that
     from where turned cards showed it, past the reading's search, and turned 3s were read as
     5). ``aligned_at``: per value, where each calibration card but the first aligned on the
     first card, off the window's middle, and whether turned.
@@ -532,9 +531,9 @@ def _turned_copies(placed: list[tuple[np.ndarray, int, int]], first_shape: tuple
         return None
     th, tw = first_shape[:2]
     sx, sy = shift
+    pad = max(abs(sx), abs(sy))
     crops = []
     for view, x, y in placed:
-        pad = max(abs(sx), abs(sy))
         big = cv2.copyMakeBorder(view, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
         crop = big[pad + y - sy:pad + y - sy + th, pad + x - sx:pad + x - sx + tw]
         crops.append(cv2.rotate(crop, cv2.ROTATE_180).astype(np.float32))
