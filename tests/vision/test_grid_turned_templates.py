@@ -1,11 +1,11 @@
 """Turned templates where calibration's turned cards lay (:func:`templates._turned_shifts`).
 
-Blind other art 59016: the cards lay 0.15 of a cell up their cells in every picture, off the
-markers' lattice (the inset is the same on both sides: it moves no card along an axis). A value's
-turned templates were its upright ones turned about their own middle, which put a turned card's
-print 0.3 of a cell from where turned cards show it, past the reading's search: a turned 3 fitted
-its own templates 0.72 and a 5's 0.81, and three grids read it as 5, the nearest calibration card
-agreeing. Cut where calibration's turned cards lay, the turned templates fit it.
+Blind other art 59016: the cards lay 0.12-0.16 of a cell up their cells in every picture, off
+the markers' lattice (the inset is the same on both sides: it moves no card along an axis). A
+value's turned templates were its upright ones turned about their own middle, which put a turned
+card's print twice that from where turned cards show it, past the reading's search: a turned 3
+fitted its own templates 0.72 and a 5's 0.81, and three grids read it as 5, the nearest
+calibration card agreeing. Cut where calibration's turned cards lay, the turned templates fit it.
 """
 
 from __future__ import annotations
