@@ -45,7 +45,10 @@ def test_every_cell_is_read(segments: tuple[GridLook, np.ndarray, Grid]) -> None
 def test_at_the_lead_marks_alone_need_the_four_was_asked(
         segments: tuple[GridLook, np.ndarray, Grid], monkeypatch: pytest.MonkeyPatch) -> None:
     look, image, _ = segments
-    set_thresholds(monkeypatch, judge, "grid",
-                   marks_inside_paired_lead=float(judge.section("grid")["marks_inside_min_lead"]))
+    # (a 4 holds more ink than a 1, so marks_inside_fuller_lead reads it too: both are set to
+    # the lead marks alone need, to show what this rule reads)
+    least = float(judge.section("grid")["marks_inside_min_lead"])
+    set_thresholds(monkeypatch, judge, "grid", marks_inside_paired_lead=least,
+                   marks_inside_fuller_lead=least)
     obs = grid.read_grid(image, look)
     assert obs.cells[CELL[0]][CELL[1]] in (None, 4) and obs.confidence[CELL[0]][CELL[1]] == 0.0

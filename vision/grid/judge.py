@@ -14,7 +14,7 @@ import numpy as np
 from vision.grid.colours import colours_confirm
 from vision.grid.features import _distances, _feature_norms
 from vision.grid.look import EMPTY, PRINT_ONLY, GridLook
-from vision.grid.marks import MarksReading, marks_inside, marks_read, read_marks
+from vision.grid.marks import MarksReading, marks_inside, marks_read, read_marks, sparser
 from vision.grid.middle import middle_doubt, value_middles
 from vision.grid.pairs import _lies_turned, _value_mean, pair_score, picture_memo
 from vision.grid.table import table_spread
@@ -848,9 +848,17 @@ def _marked(look: GridLook, window: np.ndarray, scores: np.ndarray, coloured: in
     # gap 0.42-0.64) and by the marks (0.21-0.33), declined for a 5 or 3 within 0.04. The faded
     # 4s read as 1 by their marks on hard g2648h (0.276, 0.308) had prints saying 1 by 0.012
     # and -0.011: never settled.
+    # ... or by ``marks_inside_fuller_lead`` where the value read holds about as much ink as
+    # the runner-up or more (:func:`marks.sparser`): fading takes ink away, so a faded card
+    # reads as a sparser value, never a fuller one. g2648h's faded 4 read as 1 (0.276) is a
+    # sparser reading and still asks the full lead; blind third art g2815 (seven-segment
+    # digits, sharp, on a dark table) declined 3s over 2 or 5 and 4s over 1 led by 0.24-0.31,
+    # which every other rule left to the marks: the marks were right on each
     needed = float(cfg["marks_inside_min_lead"])
     if pair is not None and (marked.value, marked.runner_up) == pair:
         needed = min(needed, float(cfg["marks_inside_paired_lead"]))
+    if marked.runner_up >= 0 and not sparser(look, marked.value, marked.runner_up):
+        needed = min(needed, float(cfg["marks_inside_fuller_lead"]))
     if inside and marked.lead < needed:
         return None
     # a value whose templates were not compared at full size (-1: more than refine_margin

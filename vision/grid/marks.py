@@ -719,6 +719,43 @@ def marks_outside(look: GridLook) -> float:
     return float(cache["_marks_outside"])
 
 
+def value_ink(look: GridLook) -> dict[int, float]:
+    """How much ink each value's marks hold: over the marks (where the values' means differ),
+    how far each value's mean lies from its box's background (the median of the cards' common
+    print there) in the ink's direction (the way the common print departs from it over the
+    marks: bright segments on a dark panel, a dark numeral on paper). Computed once per look.
+
+    Fading (blur, a lamp's glare) takes ink away and never adds any: a card whose print fades
+    reads as a value with less ink, never as one with more (see :func:`sparser`)."""
+    cache = look.__dict__
+    if "_value_ink" not in cache:
+        means = look.mark_means.astype(np.float32)
+        mask = look.mark_mask > 127
+        common = means.mean(axis=0) if len(means) else np.zeros(mask.shape, np.float32)
+        ink = np.zeros(len(means))
+        for y0, y1, x0, x1 in look.mark_boxes.tolist():
+            marks = mask[y0:y1, x0:x1]
+            if not marks.any():
+                continue
+            background = float(np.median(common[y0:y1, x0:x1]))
+            way = 1.0 if float(common[y0:y1, x0:x1][marks].mean()) >= background else -1.0
+            ink += np.clip(way * (means[:, y0:y1, x0:x1][:, marks] - background), 0,
+                           None).sum(axis=1)
+        cache["_value_ink"] = {int(v): float(k) for v, k in
+                               zip(look.mark_values.tolist(), ink, strict=True)}
+    return dict(cache["_value_ink"])
+
+
+def sparser(look: GridLook, value: int, other: int) -> bool:
+    """Whether ``value``'s marks hold less than ``marks_sparser_share`` of ``other``'s ink
+    (:func:`value_ink`): a card of ``other`` whose print faded may read as ``value`` (a
+    seven-segment 1's segments lie within a 4's). Unknown values: True (the stricter)."""
+    ink = value_ink(look)
+    if value not in ink or other not in ink:
+        return True
+    return ink[value] < float(section("grid")["marks_sparser_share"]) * ink[other]
+
+
 def marks_inside(look: GridLook) -> bool:
     """Whether the values' marks lie mostly inside the templates' middle
     (``marks_outside_share``): a seven-segment digit, a central numeral."""
