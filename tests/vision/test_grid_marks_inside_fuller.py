@@ -56,8 +56,13 @@ def test_sparser_is_a_value_with_much_less_ink(ink: float, panel: float) -> None
     assert not sparser(look, 4, 1) and not sparser(look, 0, 1)
     # 2, 3 and 5 light five segments each: none is sparser than another
     assert not any(sparser(look, a, b) for a in (2, 3, 5) for b in (2, 3, 5) if a != b)
-    # a value the look never learnt asks the stricter lead
+    # a value the look never learnt asks the stricter lead, and so does a look whose means
+    # show no ink to weigh (every value alike: no marks)
     assert sparser(look, 1, 7)
+    blank = GridLook(mark_means=np.full((6, 20, 12), panel, np.uint8), mark_values=np.arange(6),
+                     mark_boxes=np.array([[0, 20, 0, 12]], np.int32),
+                     mark_mask=np.zeros((20, 12), np.uint8))
+    assert sparser(blank, 4, 1)
 
 
 @pytest.fixture(scope="module")

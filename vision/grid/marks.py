@@ -749,9 +749,10 @@ def value_ink(look: GridLook) -> dict[int, float]:
 def sparser(look: GridLook, value: int, other: int) -> bool:
     """Whether ``value``'s marks hold less than ``marks_sparser_share`` of ``other``'s ink
     (:func:`value_ink`): a card of ``other`` whose print faded may read as ``value`` (a
-    seven-segment 1's segments lie within a 4's). Unknown values: True (the stricter)."""
+    seven-segment 1's segments lie within a 4's). A value the look never learnt, or a
+    runner-up with no ink measured: True (the stricter)."""
     ink = value_ink(look)
-    if value not in ink or other not in ink:
+    if value not in ink or other not in ink or ink[other] <= 0.0:
         return True
     return ink[value] < float(section("grid")["marks_sparser_share"]) * ink[other]
 
