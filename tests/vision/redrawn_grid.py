@@ -46,3 +46,12 @@ def assert_every_cell_read(look: GridLook, image: np.ndarray, truth: Grid) -> No
     for r, row in enumerate(truth):
         for c, value in enumerate(row):
             assert obs.cells[r][c] == value and obs.confidence[r][c] > 0, (r, c)
+
+
+def assert_cell_asked(look: GridLook, image: np.ndarray, cell: tuple[int, int],
+                      value: int) -> None:
+    """The card at ``cell`` of ``image`` (labelled ``value``) asked: not read as another value,
+    and not read at all (no confidence)."""
+    obs = grid.read_grid(image, look)
+    r, c = cell
+    assert obs.cells[r][c] in (None, value) and obs.confidence[r][c] == 0.0, (cell, obs.cells[r][c])

@@ -18,9 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.vision.redrawn_grid import assert_every_cell_read, redrawn_grid
+from tests.vision.redrawn_grid import assert_cell_asked, assert_every_cell_read, redrawn_grid
 from tests.vision.thresholds_patch import set_thresholds
-from vision import grid
 from vision.grid import GridLook, judge
 from vision.grid.look import Grid
 from vision.grid.marks import sparser, value_ink
@@ -82,5 +81,4 @@ def test_at_the_lead_sparser_values_need_the_four_was_asked(
     look, image, _ = dark_table
     set_thresholds(monkeypatch, judge, "grid",
                    marks_inside_fuller_lead=float(judge.section("grid")["marks_inside_min_lead"]))
-    obs = grid.read_grid(image, look)
-    assert obs.cells[CELL[0]][CELL[1]] in (None, 4) and obs.confidence[CELL[0]][CELL[1]] == 0.0
+    assert_cell_asked(look, image, CELL, 4)
