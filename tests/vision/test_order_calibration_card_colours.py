@@ -54,10 +54,8 @@ def test_counting_only_what_the_boards_colours_classify_learns_nothing(
 
     monkeypatch.setattr(order, "_part_colour_pixels", classified)
     # (the outlines of the card and the board together are told as lanes by their saturated
-    # colour since, order._lanes_like: off here, as when this was found; and one outline set
-    # tried, as then, order._alike_outlines)
-    set_thresholds(monkeypatch, order, "order", calibration_lanes_saturated=0.0,
-                   calibration_alike_tries=1)
+    # colour since, order._lanes_like: off here, as when this was found)
+    set_thresholds(monkeypatch, order, "order", calibration_lanes_saturated=0.0)
     assert not calibrate(g2620, config).order.learnt
 
 
