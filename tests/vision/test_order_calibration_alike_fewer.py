@@ -47,16 +47,6 @@ def test_with_the_most_alike_set_alone_nothing_was_learnt(
     assert calibrate(examples, Config()).order.declines
 
 
-def test_with_the_strips_counted_nothing_was_learnt(
-        grid_paper_on_checks: tuple[list[Example], np.ndarray, str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    # the cal-o01 card of the set that teaches is found only with the strips of checks passed
-    # over (test_order_checked_strips)
-    examples, _, _ = grid_paper_on_checks
-    set_thresholds(monkeypatch, order, "order", checked_strip_rectangles=0)
-    assert calibrate(examples, Config()).order.declines
-
-
 def test_the_sets_in_every_picture_come_before_those_in_fewer(
         grid_paper_on_checks: tuple[list[Example], np.ndarray, str]) -> None:
     examples, _, _ = grid_paper_on_checks

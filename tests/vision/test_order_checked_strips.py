@@ -7,9 +7,7 @@ columns are edges all along: they make the best-edged rectangles in the card's b
 search, which looks at a few rectangles a blob (`line_rectangles`), looked at strips of checks
 only (each passed over for the checks round its rim, `checked_rim_dense`). Calibration found no
 card among the outlines it gathers, and all 20 order cards were declined; with strips told
-apart before the budget is counted, the card comes among them and 19 of 20 were read. (Set
-2801 is now learnt by the next most alike outlines too; g2848's cards, in
-test_order_calibration_alike_fewer, need the strips told apart as well.)
+apart before the budget is counted, the card comes among them and 19 of 20 were read.
 """
 
 from __future__ import annotations
@@ -42,17 +40,11 @@ def test_the_cards_over_fine_checks_are_learnt_and_read(
     assert 1.3 < learnt_and_read(examples, image, robot) < 1.55, "a card's shape"
 
 
-def test_the_strips_alone_let_the_cards_be_learnt(
+def test_counted_against_the_budget_no_card_was_learnt(
         fine_checks: tuple[list[Example], np.ndarray, str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    # with the most alike outlines alone tried (as calibration did before it tried the next
-    # sets too, test_order_calibration_alike_fewer), the cards are learnt with the strips told
-    # apart, and not with them counted
     examples, _, _ = fine_checks
-    set_thresholds(monkeypatch, order, "order", calibration_alike_tries=1)
-    assert calibrate(examples, Config()).order.learnt
-    set_thresholds(monkeypatch, order, "order", calibration_alike_tries=1,
-                   checked_strip_rectangles=0)
+    set_thresholds(monkeypatch, order, "order", checked_strip_rectangles=0)
     assert calibrate(examples, Config()).order.declines
 
 
