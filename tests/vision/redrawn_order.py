@@ -20,16 +20,3 @@ def redrawn_order(folder: Path, seed: int, name: str) -> tuple[list[Example], np
 
     shot = redrawn(folder, seed, name)
     return load_labelled(folder, Config()), as_sent(shot), str(shot.label["robot"])
-
-
-def learnt_and_read(examples: list[Example], image: np.ndarray, robot: str) -> float:
-    """Calibrate on ``examples``, assert a look was learnt and reads ``image`` as ``robot``;
-    the cards' shape learnt, for the test to judge."""
-    from vision import order
-    from vision.calibration import calibrate
-
-    look = calibrate(examples, Config()).order
-    assert look.learnt and not look.declines
-    assert look.aspect is not None
-    assert order.read_order(image, look).reading.robot == robot
-    return look.aspect

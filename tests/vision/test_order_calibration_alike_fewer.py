@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from companion.config import Config
-from tests.vision.redrawn_order import learnt_and_read, redrawn_order
+from tests.vision.redrawn_order import redrawn_order
 from tests.vision.thresholds_patch import set_thresholds
 from vision import order
 from vision.calibration import calibrate
@@ -36,7 +36,10 @@ def test_two_cards_alike_are_learnt_and_the_card_is_read(
         grid_paper_on_checks: tuple[list[Example], np.ndarray, str]) -> None:
     examples, image, robot = grid_paper_on_checks
     assert robot == "blue-yellow-yellow"
-    assert 1.35 < learnt_and_read(examples, image, robot) < 1.55, "a card's shape"
+    look = calibrate(examples, Config()).order
+    assert look.learnt and not look.declines
+    assert look.aspect is not None and 1.35 < look.aspect < 1.55, "a card's shape"
+    assert order.read_order(image, look).reading.robot == robot
 
 
 def test_with_the_most_alike_set_alone_nothing_was_learnt(

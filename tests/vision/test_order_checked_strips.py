@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from companion.config import Config
-from tests.vision.redrawn_order import learnt_and_read, redrawn_order
+from tests.vision.redrawn_order import redrawn_order
 from tests.vision.thresholds_patch import set_thresholds
 from vision import order
 from vision.calibration import calibrate
@@ -37,7 +37,10 @@ def fine_checks(tmp_path_factory: pytest.TempPathFactory
 def test_the_cards_over_fine_checks_are_learnt_and_read(
         fine_checks: tuple[list[Example], np.ndarray, str]) -> None:
     examples, image, robot = fine_checks
-    assert 1.3 < learnt_and_read(examples, image, robot) < 1.55, "a card's shape"
+    look = calibrate(examples, Config()).order
+    assert look.learnt and not look.declines
+    assert look.aspect is not None and 1.3 < look.aspect < 1.55, "a card's shape"
+    assert order.read_order(image, look).reading.robot == robot
 
 
 def test_counted_against_the_budget_no_card_was_learnt(
