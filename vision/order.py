@@ -9,7 +9,6 @@ calibration; before that, the middle of the top, middle and bottom thirds is use
 from __future__ import annotations
 
 import contextlib
-import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -1947,15 +1946,10 @@ def _learn_papered(examples: list[tuple[np.ndarray, str]], fallback: ColourModel
     # colours the labels have, the cards 0.025 and 0.038 of the picture). The calibration
     # cards are then looked for among every outline that may be one, as the outlines whose
     # prints are most alike; what was learnt first stays unless that learns from more cards
-    # The most alike outlines in every picture may still teach nothing (an outline on each of
-    # a part of the card, or one picture whose card was never outlined and whose best match
-    # spoils the colours): the next most alike are tried, in fewer pictures too, and the first
-    # that teaches a look is taken (see _alike_outlines)
-    second, more = OrderLook.unlearnt(fallback), 0
-    for alike in _alike_outlines(examples, fallback, dark, centres):
-        second, more = _learn_from(examples, alike, fallback, dark)
-        if second.learnt:
-            break
+    alike = _alike_outlines(examples, fallback, dark, centres)
+    if alike is None:
+        return look, used, shown
+    second, more = _learn_from(examples, alike, fallback, dark)
     return (second, more, shown) if second.learnt and more > used else (look, used, shown)
 
 
@@ -2432,53 +2426,37 @@ def _part_colour_pixels(card: np.ndarray, cls: np.ndarray) -> int:
 
 def _alike_outlines(examples: list[tuple[np.ndarray, str]], model: ColourModel,
                     dark: bool = False, centres: list[list[np.ndarray]] | None = None
-                    ) -> list[list[tuple[np.ndarray, bool] | None]]:
-    """Sets of one outline a picture (None where a picture has none in the set), whose prints
-    are like each other's, the likeliest first. The user's cards are printed alike, so the
-    outlines on them are alike too, while a board's lanes or a hand are unlike the cards (other
-    art 18014: cards 0.57 to 0.84 alike, two lanes of a board 0.04 to 0.41 like the cards).
-
-    Every picture that shows an outline that may be its card (:func:`_card_outlines`) is in the
-    first sets: each outline in turn is taken with the outline most like it in every other
-    picture, and the sets are ranked by how alike their prints are (the mean likeness pair by
-    pair); the first is the set most alike in all. The same sets are then made in every
-    ``calibration_least_cards`` pictures or more, one picture fewer at a time, each size ranked
-    after the larger: a picture whose card was never outlined (fine checks, third art g2848
-    cal-o02: only parts of the card and the board under it) is then left out. At most
-    ``calibration_alike_tries`` sets; none where fewer than two pictures show an outline.
+                    ) -> list[tuple[np.ndarray, bool] | None] | None:
+    """One outline a calibration picture (None where it has none that may be its card, see
+    :func:`_card_outlines`): those whose prints are most like each other's. The user's cards are
+    printed alike, so the outlines on them are alike too, while a board's lanes or a hand are
+    unlike the cards (other art 18014: cards 0.57 to 0.84 alike, two lanes of a board 0.04 to
+    0.41 like the cards). Each outline in turn is taken with the outline most like it in every
+    other picture, and the set whose prints are most alike in all (the sum of their likenesses
+    pair by pair) is chosen. None when fewer than two pictures show such an outline.
     ``centres``: each picture's :func:`_marker_centres`, when already found."""
-    cfg = section("order")
     seen = centres if centres is not None else [None] * len(examples)
     outlines = [_card_outlines(image, robot, model, dark, held)
                 for (image, robot), held in zip(examples, seen, strict=True)]
     drawn = [[sketch(plain_card(image, q)) for q in qs]
              for (image, _), qs in zip(examples, outlines, strict=True)]
     shown = [i for i, qs in enumerate(outlines) if qs]
-    tries = int(cfg["calibration_alike_tries"])
-    least = max(2, int(cfg["calibration_least_cards"]))
-    ranked: list[dict[int, int]] = []
-    for size in range(len(shown), least - 1, -1):
-        if len(ranked) >= tries:
-            break
-        scored: dict[tuple[tuple[int, int], ...], float] = {}
-        for pictures in itertools.combinations(shown, size):
-            for i in pictures:
-                for a, one in enumerate(drawn[i]):
-                    chosen = {i: a}
-                    for j in pictures:
-                        if j != i:
-                            chosen[j] = int(np.argmax([likeness(one, other)
-                                                       for other in drawn[j]]))
-                    key = tuple(sorted(chosen.items()))
-                    if key not in scored:
-                        scored[key] = float(np.mean([
-                            likeness(drawn[j][chosen[j]], drawn[k][chosen[k]])
-                            for j in pictures for k in pictures if j < k]))
-        # stable: of sets alike to the last digit, the one met first (as before, the first
-        # picture's outlines first)
-        ranked += [dict(key) for key in sorted(scored, key=lambda k: -scored[k])]
-    return [[(outlines[i][best[i]], True) if i in best else None for i in range(len(examples))]
-            for best in ranked[:tries]]
+    if len(shown) < 2:
+        return None
+    best: dict[int, int] | None = None
+    best_score = -math.inf
+    for i in shown:
+        for a, one in enumerate(drawn[i]):
+            chosen = {i: a}
+            for j in shown:
+                if j != i:
+                    chosen[j] = int(np.argmax([likeness(one, other) for other in drawn[j]]))
+            score = sum(likeness(drawn[j][chosen[j]], drawn[k][chosen[k]])
+                        for j in shown for k in shown if j < k)
+            if score > best_score:
+                best, best_score = chosen, score
+    assert best is not None
+    return [(outlines[i][best[i]], True) if i in best else None for i in range(len(examples))]
 
 
 def _alike(cards: list[np.ndarray]) -> list[float]:
